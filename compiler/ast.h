@@ -1,0 +1,342 @@
+/* byocc's internal header: the AST, diagnostics, and the phases.
+ *
+ * One header, one section per file, as chibicc does.  The parser builds an
+ * AST per file in the compilation's arena; resolve.c loads imports and
+ * binds names across files; check.c lowers patterns (let expansion, for
+ * families, optional ops) into pattern-node DAGs and type-checks
+ * predicates; emit_c.c writes the tables and predicate functions. */
+#ifndef BYOCC_AST_H
+#define BYOCC_AST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <byoc/registry.h>
+#include <byoc/value.h>
+
+#include "arena.h"
+#include "hash.h"
+
+/* ---- locations and diagnostics (diag.c) ---------------------------------- */
+
+typedef struct loc {
+    const char *file;
+    int line, col;
+} loc;
+
+typedef struct diag {
+    int errors;
+    FILE *out;
+} diag;
+
+void diag_error(diag *d, loc at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void diag_note(diag *d, loc at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* The closest of `n` names to `name` within a small edit distance, or
+ * NULL.  Used for "did you mean" notes. */
+const char *diag_suggest(const char *name, const char *const *names, int n);
+int edit_distance(const char *a, const char *b);
+
+/* ---- vectors -------------------------------------------------------------- */
+
+typedef struct vec {
+    void **v;
+    int n, cap;
+} vec;
+void vec_push(bx_arena *a, vec *x, void *p);
+
+/* ---- expressions (predicates and constant values) ------------------------- */
+
+typedef enum expr_kind {
+    E_INT, E_FLOAT, E_STR, E_BOOL, E_VERSION, E_NONE,
+    E_NAME,     /* name (may be dotted: an op name, or x.attr resolved later) */
+    E_MEMBER,   /* a.name */
+    E_INDEX,    /* a[i] */
+    E_CALL,     /* name(args) */
+    E_QUANT,    /* all/any(var in seq: body) */
+    E_UNARY,    /* op a: '!' or '-' */
+    E_BINARY,   /* a op b */
+    E_IN_SET,   /* a in {items} */
+    E_IN_RANGE, /* a in lo..hi */
+    E_LIST,     /* [items] */
+    E_TUPLE,    /* (a, b) - only as for-family values */
+    E_OPALT     /* a | b - op sets in contains() */
+} expr_kind;
+
+enum {
+    OP_OR = 256, OP_AND, OP_EQ, OP_NE, OP_LE, OP_GE
+};
+
+typedef struct expr expr;
+struct expr {
+    expr_kind kind;
+    loc at, end;       /* first and last character */
+    int op;            /* UNARY/BINARY: operator ('+', OP_EQ, ...) */
+    int64_t i;         /* INT, BOOL; QUANT: 1 all, 0 any */
+    double f;          /* FLOAT */
+    uint64_t ver;      /* VERSION */
+    int dtype;         /* INT/FLOAT typed literal suffix, else -1 */
+    const char *s;     /* STR, NAME, MEMBER name, CALL name, QUANT var */
+    expr *a, *b, *c;   /* operands; QUANT: a = seq, b = body */
+    vec items;         /* CALL args, IN_SET items, LIST, TUPLE */
+    const char *text;  /* source text of a top-level clause */
+
+    /* filled in by check.c */
+    int ty;            /* T_* below */
+    int slot;          /* NAME bound to a pattern slot / quantifier var */
+    int qvar;          /* NAME: quantifier variable depth, -1 none */
+    int opt;           /* target.X: option index */
+    void *sym;         /* resolved op, extern, ... */
+};
+
+/* Predicate types. */
+enum {
+    T_ERROR, T_BOOL, T_INT, T_FLOAT, T_STRING, T_DTYPE, T_VERSION,
+    T_TENSOR, T_OP, T_NONE,
+    T_LIST_INT, T_LIST_FLOAT, T_LIST_STRING, T_LIST_BOOL, T_LIST_DTYPE,
+    T_LIST_ANY,    /* a list of lists, or of unions: only len() and == */
+    T_LIST_TENSOR, T_OPSET
+};
+
+/* ---- types of attributes and options -------------------------------------- */
+
+typedef struct type_ast {
+    loc at;
+    byoc_type_desc d;
+    bool ok;
+} type_ast;
+
+/* ---- patterns -------------------------------------------------------------- */
+
+typedef enum pat_kind {
+    P_WILD,       /* _ */
+    P_NAME,       /* a name: variable, op, let, loop variable */
+    P_APPLY,      /* callee(args), callee{attrs}(args) */
+    P_OPTIONAL,   /* callee? (only as a callee) */
+    P_ALT,        /* a | b */
+    P_CONST,      /* const, const(v) */
+    P_LIT,        /* a literal constant */
+    P_TUPLE,      /* (a, b) */
+    P_TUPLE_ANY,  /* tuple(...) */
+    P_PROJ,       /* a.i, a.* */
+    P_BIND,       /* name: a */
+    P_COMMUTE     /* commute a */
+} pat_kind;
+
+typedef struct attr_eq_ast {
+    loc at;
+    const char *name;
+    expr *value;
+} attr_eq_ast;
+
+typedef struct pat pat;
+struct pat {
+    pat_kind kind;
+    loc at;
+    const char *name;  /* NAME, BIND */
+    pat *a, *b;        /* APPLY callee; ALT sides; PROJ/BIND/COMMUTE/OPTIONAL inner */
+    vec args;          /* APPLY args, TUPLE fields */
+    vec attrs;         /* APPLY attribute equalities (attr_eq_ast) */
+    int index;         /* PROJ: index, -1 for * */
+    expr *value;       /* CONST value, LIT */
+};
+
+/* ---- declarations ----------------------------------------------------------- */
+
+typedef enum decl_kind {
+    D_IMPORT, D_OP, D_DEVICE, D_LINK, D_TARGET, D_EXTERN, D_LET
+} decl_kind;
+
+typedef struct input_ast {
+    loc at;
+    const char *name;
+    bool tuple;
+} input_ast;
+
+typedef struct attr_ast {
+    loc at;
+    const char *name;
+    type_ast type;
+    expr *def;         /* NULL: none */
+} attr_ast;
+
+typedef struct param_ast {   /* device/link settings: key [dtype] = value */
+    loc at;
+    const char *key;
+    const char *sub;   /* flops <dtype> */
+    loc sub_at;
+    expr *value;
+} param_ast;
+
+typedef enum titem_kind {
+    TI_OPTION,         /* option name: type = default; */
+    TI_OPTION_SET,     /* option name = default;  (override inherited) */
+    TI_SETTING,        /* fusion/max_depth/max_nodes/max_exits/efficiency */
+    TI_SUPPORTS_ALL,
+    TI_SUPPORTS,       /* supports p, q where e; */
+    TI_LET,
+    TI_PATTERN,        /* pattern (possibly a for family) */
+    TI_PARTITION       /* partition where e; */
+} titem_kind;
+
+typedef struct forgen_ast {  /* one generator of a for family */
+    loc at;
+    vec vars;          /* names (char *); more than one: tuple destructuring */
+    vec values;        /* expr * */
+} forgen_ast;
+
+typedef struct let_ast {
+    loc at;
+    const char *name;
+    vec params;        /* char * */
+    vec param_locs;    /* loc * */
+    pat *body;
+} let_ast;
+
+typedef struct titem {
+    titem_kind kind;
+    loc at;
+    const char *name;  /* option/setting/pattern name (pattern: a template) */
+    loc name_at;
+    type_ast type;     /* OPTION */
+    expr *value;       /* OPTION default, SETTING value */
+    vec pats;          /* SUPPORTS: pat *; PATTERN: one */
+    expr *where;
+    vec settings;      /* PATTERN: param_ast * (efficiency) */
+    vec gens;          /* PATTERN family generators (forgen_ast *) */
+    let_ast *let;
+} titem;
+
+typedef struct decl decl;
+struct decl {
+    decl_kind kind;
+    loc at;
+    const char *name;      /* op/device/target/extern/let name; IMPORT: path */
+    loc name_at;
+    struct file_ast *file; /* where it was declared */
+    /* op */
+    vec inputs;            /* input_ast * */
+    byoc_op_kind opkind;
+    loc kind_at;
+    const char *kind_name;
+    vec attrs;             /* attr_ast * */
+    const char *shape_rule, *flops_rule;
+    loc shape_at, flops_at;
+    /* device / link */
+    vec params;            /* param_ast * */
+    const char *to;        /* link */
+    loc to_at;
+    bool both_ways;
+    /* target */
+    const char *parent;
+    loc parent_at;
+    vec items;             /* titem * */
+    /* let */
+    let_ast *let;
+
+    /* filled by resolve/check */
+    decl *parent_decl;
+    bool checked, checking;
+    vec options;           /* flattened: option_info * */
+    int ninherited;
+    struct target_info *info;
+};
+
+typedef struct file_ast {
+    const char *path;      /* as opened */
+    const char *module;    /* module name: file stem as a C identifier */
+    const char *base;      /* file name without folders */
+    const char *src;       /* the text, for clause texts */
+    size_t srclen;
+    int *line_starts;
+    int nlines;
+    vec decls;             /* decl * */
+    vec imports;           /* file_ast * (resolved) */
+    int state;             /* 0 new, 1 loading, 2 done: import cycles */
+    bool parsed_ok;
+} file_ast;
+
+/* ---- the compilation --------------------------------------------------------- */
+
+typedef struct compilation {
+    bx_arena arena;
+    diag diag;
+    vec include_dirs;      /* char * */
+    const char *datadir;   /* installed data folder */
+    bx_hash files;         /* canonical path -> file_ast */
+    file_ast *main;
+    vec all_files;         /* every file, in load order */
+    /* global namespaces across all loaded files */
+    bx_hash ops, devices, targets, externs, lets;
+    vec deps;              /* paths read, for -MD */
+    int next_pattern_id;
+} compilation;
+
+/* parser.y / lexer.l */
+file_ast *parse_file(compilation *c, const char *path, const char *display);
+
+/* resolve.c: load main and its imports, build the namespaces. */
+int resolve(compilation *c, const char *path);
+/* Is decl d visible from file f (declared in f or a file it imports,
+ * directly or not)? */
+bool visible_from(const file_ast *f, const decl *d);
+
+/* check.c: lowered forms consumed by emit_c.c. */
+typedef struct option_info {
+    const char *name;
+    byoc_type_desc type;
+    byoc_value def;
+    decl *owner;
+    loc at;
+} option_info;
+
+typedef struct lpnode {    /* a lowered pattern node */
+    byoc_pkind kind;
+    uint8_t flags;
+    int slot;
+    int index;
+    vec ops;               /* char * */
+    vec kids;              /* intptr_t indices */
+    vec attrs;             /* attr_eq_ast with value lowered: byoc_value * */
+    vec attr_names;        /* char * */
+    byoc_value *value;
+    int refs;
+    loc at;
+} lpnode;
+
+typedef struct lpattern {
+    const char *name;      /* NULL: supports rule */
+    loc at;
+    vec nodes;             /* lpnode * */
+    int root;
+    vec slot_names;        /* char * */
+    vec slot_nodes;        /* intptr_t */
+    expr *where;           /* checked */
+    vec clauses;           /* expr * top-level && clauses */
+    double efficiency;
+    int id;                /* unique in the module, for C names */
+} lpattern;
+
+typedef struct target_info {
+    vec rules;             /* lpattern * */
+    vec patterns;          /* lpattern * */
+    vec partition;         /* lpattern * (nodes empty, where set) */
+    bool supports_all;
+    byoc_fusion fusion;
+    bool fusion_set;
+    int max_depth, max_nodes, max_exits;
+    double efficiency;
+} target_info;
+
+int check(compilation *c);
+
+/* emit_c.c */
+int emit_c(compilation *c, FILE *cf, FILE *hf, const char *header_name);
+
+/* Compile-time constants (check.c) */
+bool const_value(compilation *c, expr *e, byoc_value *out, bx_arena *a);
+byoc_op_kind op_kind_from_name(const char *s, bool *ok);
+
+#endif

@@ -1,0 +1,990 @@
+/* Code generation: the checked module as C.
+ *
+ * Everything becomes static const data with designated initializers -
+ * values, op declarations, devices, links, pattern node arrays, targets -
+ * plus one C function per `where` predicate, so nothing is interpreted at
+ * run time.  Output depends only on the input: no timestamps, no paths
+ * beyond the source's file name, tables in declaration order.
+ *
+ * Nested data (list values, the arrays a table points to) must be defined
+ * before the table that uses it, so each table is built in a string buffer
+ * while the arrays it needs are written out first. */
+#define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <byoc/pred.h>
+#include <byoc/version.h>
+
+#include "ast.h"
+#include "die.h"
+
+/* ---- string builder --------------------------------------------------------- */
+
+typedef struct sb {
+    char *s;
+    size_t n, cap;
+} sb;
+
+static void sb_printf(sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(sb *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (k < 0)
+        bx_die("bad format");
+    if (b->n + (size_t)k + 1 > b->cap) {
+        size_t cap = (b->n + (size_t)k + 1) * 2;
+        char *s = realloc(b->s, cap);
+        if (!s)
+            bx_die("out of memory");
+        b->s = s;
+        b->cap = cap;
+    }
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->n, (size_t)k + 1, fmt, ap);
+    va_end(ap);
+    b->n += (size_t)k;
+}
+
+static void sb_flush(sb *b, FILE *f)
+{
+    if (b->n)
+        fwrite(b->s, 1, b->n, f);
+    b->n = 0;
+}
+
+static void sb_free(sb *b)
+{
+    free(b->s);
+    b->s = NULL;
+    b->n = b->cap = 0;
+}
+
+typedef struct emitter {
+    compilation *c;
+    FILE *out;
+    int counter;            /* for unique names of helper arrays */
+    const char *mod;
+} emitter;
+
+#define A (&em->c->arena)
+
+static const char *const dt_enum[] = {
+#define BYOC_DTYPE(id, name, bits, cls) "BYOC_DT_" #id,
+#include <byoc/dtypes.def>
+#undef BYOC_DTYPE
+};
+
+static const char *const vkind_enum[] = {
+    "BYOC_V_NONE", "BYOC_V_BOOL", "BYOC_V_INT", "BYOC_V_FLOAT",
+    "BYOC_V_STRING", "BYOC_V_DTYPE", "BYOC_V_VERSION", "BYOC_V_LIST",
+};
+
+/* A C string literal. */
+static const char *cstr(emitter *em, const char *s)
+{
+    if (!s)
+        return "NULL";
+    size_t n = strlen(s);
+    char *o = bx_arena_alloc(A, n * 4 + 3), *p = o;
+    *p++ = '"';
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\') {
+            *p++ = '\\';
+            *p++ = (char)ch;
+        } else if (ch == '\n') {
+            *p++ = '\\';
+            *p++ = 'n';
+        } else if (ch == '\t') {
+            *p++ = '\\';
+            *p++ = 't';
+        } else if (ch < 0x20 || ch >= 0x7f) {
+            p += sprintf(p, "\\%03o", ch);
+        } else {
+            *p++ = (char)ch;
+        }
+    }
+    *p++ = '"';
+    *p = 0;
+    return o;
+}
+
+static const char *cdouble(emitter *em, double d)
+{
+    if (isinf(d))
+        return d > 0 ? "HUGE_VAL" : "(-HUGE_VAL)";
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.17g", d);
+    /* Shortest text that reads back exactly. */
+    for (int prec = 1; prec <= 17; prec++) {
+        char t[64];
+        snprintf(t, sizeof t, "%.*g", prec, d);
+        if (strtod(t, NULL) == d) {
+            strcpy(buf, t);
+            break;
+        }
+    }
+    if (!strpbrk(buf, ".eEn"))
+        strcat(buf, ".0");
+    return bx_arena_strdup(A, buf);
+}
+
+static const char *cint(emitter *em, int64_t i)
+{
+    if (i == INT64_MIN)
+        return "(-INT64_C(9223372036854775807) - 1)";
+    if (i < 0)
+        return bx_arena_printf(A, "-INT64_C(%" PRId64 ")", -i);
+    return bx_arena_printf(A, "INT64_C(%" PRId64 ")", i);
+}
+
+static const char *cversion(emitter *em, uint64_t v)
+{
+    return bx_arena_printf(A, "BYOC_VERSION(%u, %u, %u)", (unsigned)(v >> 32),
+                           (unsigned)((v >> 16) & 0xffff), (unsigned)(v & 0xffff));
+}
+
+/* The initializer of a value; list items are written out first. */
+static const char *cvalue(emitter *em, const byoc_value *v)
+{
+    const char *k = vkind_enum[v->kind];
+    switch (v->kind) {
+    case BYOC_V_NONE: return "{ .kind = BYOC_V_NONE }";
+    case BYOC_V_BOOL: return bx_arena_printf(A, "{ .kind = %s, .u.b = %s }", k, v->u.b ? "true" : "false");
+    case BYOC_V_INT: return bx_arena_printf(A, "{ .kind = %s, .u.i = %s }", k, cint(em, v->u.i));
+    case BYOC_V_FLOAT: return bx_arena_printf(A, "{ .kind = %s, .u.f = %s }", k, cdouble(em, v->u.f));
+    case BYOC_V_STRING: return bx_arena_printf(A, "{ .kind = %s, .u.s = %s }", k, cstr(em, v->u.s));
+    case BYOC_V_DTYPE: return bx_arena_printf(A, "{ .kind = %s, .u.dt = %s }", k, dt_enum[v->u.dt]);
+    case BYOC_V_VERSION: return bx_arena_printf(A, "{ .kind = %s, .u.ver = %s }", k, cversion(em, v->u.ver));
+    case BYOC_V_LIST: {
+        if (v->u.list.n == 0)
+            return "{ .kind = BYOC_V_LIST, .u.list = { .items = NULL, .n = 0 } }";
+        const char **items = BX_NEWN(A, const char *, v->u.list.n);
+        for (size_t i = 0; i < v->u.list.n; i++)
+            items[i] = cvalue(em, &v->u.list.items[i]);
+        int id = em->counter++;
+        fprintf(em->out, "static const byoc_value v%d[] = {\n", id);
+        for (size_t i = 0; i < v->u.list.n; i++)
+            fprintf(em->out, "    %s,\n", items[i]);
+        fprintf(em->out, "};\n");
+        return bx_arena_printf(A, "{ .kind = BYOC_V_LIST, .u.list = { .items = v%d, .n = %zu } }",
+                               id, v->u.list.n);
+    }
+    }
+    bx_die("bad value kind");
+}
+
+static const char *ctype(emitter *em, const byoc_type_desc *t)
+{
+    sb b = {0};
+    sb_printf(&b, "{ .base = %s", vkind_enum[t->base]);
+    if (t->depth)
+        sb_printf(&b, ", .depth = %d", t->depth);
+    if (t->optional)
+        sb_printf(&b, ", .optional = 1");
+    if (t->has_alt)
+        sb_printf(&b, ", .has_alt = 1, .alt_base = %s, .alt_depth = %d", vkind_enum[t->alt_base],
+                  t->alt_depth);
+    sb_printf(&b, " }");
+    const char *r = bx_arena_strdup(A, b.s);
+    sb_free(&b);
+    return r;
+}
+
+static void banner_rule(emitter *em, const char *title)
+{
+    fprintf(em->out, "\n/* ---- %s ---- */\n\n", title);
+}
+
+/* ---- ops --------------------------------------------------------------------- */
+
+static void emit_ops(emitter *em, file_ast *f, int *nops)
+{
+    sb table = {0};
+    int n = 0;
+    for (int i = 0; i < f->decls.n; i++) {
+        decl *d = f->decls.v[i];
+        if (d->kind != D_OP)
+            continue;
+        if (n == 0)
+            banner_rule(em, "ops");
+        const char *inputs = "NULL", *attrs = "NULL";
+        if (d->inputs.n) {
+            int id = em->counter++;
+            fprintf(em->out, "static const byoc_input_decl in%d[] = {\n", id);
+            for (int k = 0; k < d->inputs.n; k++) {
+                input_ast *in = d->inputs.v[k];
+                fprintf(em->out, "    { .name = %s%s },\n", cstr(em, in->name),
+                        in->tuple ? ", .tuple = true" : "");
+            }
+            fprintf(em->out, "};\n");
+            inputs = bx_arena_printf(A, "in%d", id);
+        }
+        if (d->attrs.n) {
+            sb ab = {0};
+            for (int k = 0; k < d->attrs.n; k++) {
+                attr_ast *at = d->attrs.v[k];
+                byoc_value *def = at->def ? at->def->sym : NULL;
+                sb_printf(&ab, "    { .name = %s, .type = %s", cstr(em, at->name),
+                          ctype(em, &at->type.d));
+                if (def && def->kind != BYOC_V_NONE)
+                    sb_printf(&ab, ", .has_default = true, .def = %s", cvalue(em, def));
+                else
+                    sb_printf(&ab, ", .def = { .kind = BYOC_V_NONE }");
+                sb_printf(&ab, " },\n");
+            }
+            int id = em->counter++;
+            fprintf(em->out, "static const byoc_attr_decl at%d[] = {\n", id);
+            sb_flush(&ab, em->out);
+            fprintf(em->out, "};\n");
+            sb_free(&ab);
+            attrs = bx_arena_printf(A, "at%d", id);
+        }
+        static const char *const kinds[] = {
+            "BYOC_OPK_ELEMWISE", "BYOC_OPK_BROADCAST", "BYOC_OPK_INJECTIVE",
+            "BYOC_OPK_REDUCE", "BYOC_OPK_OUT_ELEMWISE_FUSABLE", "BYOC_OPK_OPAQUE",
+        };
+        sb_printf(&table,
+                  "    {\n        .name = %s,\n        .kind = %s,\n"
+                  "        .ninputs = %d, .inputs = %s,\n        .nattrs = %d, .attrs = %s,\n"
+                  "        .shape_rule = %s, .flops_rule = %s,\n    },\n",
+                  cstr(em, d->name), kinds[d->opkind], d->inputs.n, inputs, d->attrs.n, attrs,
+                  cstr(em, d->shape_rule), cstr(em, d->flops_rule));
+        n++;
+    }
+    if (n) {
+        fprintf(em->out, "\nstatic const byoc_op_decl ops[] = {\n");
+        sb_flush(&table, em->out);
+        fprintf(em->out, "};\n");
+    }
+    sb_free(&table);
+    *nops = n;
+}
+
+/* ---- devices and links -------------------------------------------------------- */
+
+static double param(decl *d, const char *key, double def)
+{
+    for (int i = 0; i < d->params.n; i++) {
+        param_ast *p = d->params.v[i];
+        if (!p->sub && strcmp(p->key, key) == 0)
+            return p->value->kind == E_INT ? (double)p->value->i
+                   : p->value->kind == E_FLOAT ? p->value->f : def;
+    }
+    return def;
+}
+
+static double param_value(compilation *c, expr *e)
+{
+    byoc_value v;
+    if (!const_value(c, e, &v, &c->arena))
+        return 0;
+    return v.kind == BYOC_V_INT ? (double)v.u.i : v.u.f;
+}
+
+static void emit_devices(emitter *em, file_ast *f, int *ndev, int *nlinks)
+{
+    sb table = {0};
+    int n = 0;
+    for (int i = 0; i < f->decls.n; i++) {
+        decl *d = f->decls.v[i];
+        if (d->kind != D_DEVICE)
+            continue;
+        if (n == 0)
+            banner_rule(em, "devices");
+        int npeaks = 0;
+        const char *peaks = "NULL";
+        for (int k = 0; k < d->params.n; k++)
+            npeaks += ((param_ast *)d->params.v[k])->sub != NULL;
+        if (npeaks) {
+            int id = em->counter++;
+            fprintf(em->out, "static const byoc_peak pk%d[] = {\n", id);
+            for (int k = 0; k < d->params.n; k++) {
+                param_ast *p = d->params.v[k];
+                if (p->sub)
+                    fprintf(em->out, "    { .dtype = %s, .flops = %s },\n",
+                            dt_enum[byoc_dtype_lookup(p->sub)],
+                            cdouble(em, param_value(em->c, p->value)));
+            }
+            fprintf(em->out, "};\n");
+            peaks = bx_arena_printf(A, "pk%d", id);
+        }
+        double bw = 0, launch = 0;
+        for (int k = 0; k < d->params.n; k++) {
+            param_ast *p = d->params.v[k];
+            if (!p->sub && !strcmp(p->key, "bandwidth"))
+                bw = param_value(em->c, p->value);
+            if (!p->sub && !strcmp(p->key, "launch"))
+                launch = param_value(em->c, p->value);
+        }
+        sb_printf(&table, "    { .name = %s, .npeaks = %d, .peaks = %s, .bandwidth = %s, .launch = %s },\n",
+                  cstr(em, d->name), npeaks, peaks, cdouble(em, bw), cdouble(em, launch));
+        n++;
+    }
+    if (n) {
+        fprintf(em->out, "\nstatic const byoc_device_decl devices[] = {\n");
+        sb_flush(&table, em->out);
+        fprintf(em->out, "};\n");
+    }
+    *ndev = n;
+    n = 0;
+    for (int i = 0; i < f->decls.n; i++) {
+        decl *d = f->decls.v[i];
+        if (d->kind != D_LINK)
+            continue;
+        double bw = 0, lat = 0;
+        for (int k = 0; k < d->params.n; k++) {
+            param_ast *p = d->params.v[k];
+            if (!strcmp(p->key, "bandwidth"))
+                bw = param_value(em->c, p->value);
+            if (!strcmp(p->key, "latency"))
+                lat = param_value(em->c, p->value);
+        }
+        sb_printf(&table, "    { .from = %s, .to = %s, .both_ways = %s, .bandwidth = %s, .latency = %s },\n",
+                  cstr(em, d->name), cstr(em, d->to), d->both_ways ? "true" : "false",
+                  cdouble(em, bw), cdouble(em, lat));
+        n++;
+    }
+    if (n) {
+        fprintf(em->out, "\nstatic const byoc_link_decl links[] = {\n");
+        sb_flush(&table, em->out);
+        fprintf(em->out, "};\n");
+    }
+    *nlinks = n;
+    sb_free(&table);
+    (void)param;
+}
+
+/* ---- predicates ----------------------------------------------------------------- */
+
+typedef struct pctx {
+    emitter *em;
+    decl *target;
+    int pid;            /* pattern id, for helper names */
+    int nquant;
+    sb pre;             /* quantifier helpers, written before the predicate */
+    int qtypes[16];     /* types of quantifier variables in scope */
+    int nq;
+} pctx;
+
+static const char *cexpr(pctx *p, expr *e);
+
+/* How a quantifier variable is held in C: ints and tensors directly,
+ * other items as values. */
+static const char *qvar_ty(int t)
+{
+    return t == T_INT ? "int64_t" : t == T_TENSOR ? "byoc_tref" : "const byoc_value *";
+}
+
+/* Read a value pointer as type t. */
+static const char *from_value(pctx *p, int t, const char *v)
+{
+    emitter *em = p->em;
+    switch (t) {
+    case T_BOOL: return bx_arena_printf(A, "byoc_ev_bool(ev, %s)", v);
+    case T_INT: return bx_arena_printf(A, "byoc_ev_int(ev, %s)", v);
+    case T_FLOAT: return bx_arena_printf(A, "byoc_ev_float(ev, %s)", v);
+    case T_STRING: return bx_arena_printf(A, "byoc_ev_str(ev, %s)", v);
+    case T_DTYPE: return bx_arena_printf(A, "byoc_ev_dt(ev, %s)", v);
+    case T_VERSION: return bx_arena_printf(A, "byoc_ev_ver(ev, %s)", v);
+    default: return bx_arena_printf(A, "byoc_ev_seq_values(ev, %s)", v);
+    }
+}
+
+static const char *as_double(pctx *p, expr *e)
+{
+    emitter *em = p->em;
+    return bx_arena_printf(A, "(double)(%s)", cexpr(p, e));
+}
+
+static const char *c_quant(pctx *p, expr *e)
+{
+    emitter *em = p->em;
+    int id = p->nquant++;
+    int depth = e->qvar;
+    int et = p->qtypes[depth] = 0; /* set below */
+    (void)et;
+    /* element type from the sequence type */
+    int st = e->a->ty;
+    int elem = st == T_LIST_INT ? T_INT : st == T_LIST_FLOAT ? T_FLOAT
+               : st == T_LIST_STRING ? T_STRING : st == T_LIST_BOOL ? T_BOOL
+               : st == T_LIST_DTYPE ? T_DTYPE : T_TENSOR;
+    const char *seq = cexpr(p, e->a);
+    p->qtypes[depth] = elem;
+    p->nq = depth + 1;
+    const char *body = cexpr(p, e->b);
+    p->nq = depth;
+    sb fn = {0};
+    sb_printf(&fn, "static bool q%d_%d(byoc_eval *ev, byoc_seq s", p->pid, id);
+    for (int i = 0; i < depth; i++)
+        sb_printf(&fn, ", %s qv%d", qvar_ty(p->qtypes[i]), i);
+    sb_printf(&fn, ")\n{\n    int64_t n = byoc_ev_seq_len(ev, s);\n");
+    sb_printf(&fn, "    for (int64_t i = 0; i < n; i++) {\n");
+    const char *get = elem == T_INT ? "byoc_ev_seq_int" : elem == T_TENSOR ? "byoc_ev_seq_tensor"
+                                                                         : "byoc_ev_seq_value";
+    sb_printf(&fn, "        %s qv%d = %s(ev, s, i);\n", qvar_ty(elem), depth, get);
+    if (e->i)
+        sb_printf(&fn, "        if (!(%s))\n            return false;\n    }\n    return true;\n}\n\n", body);
+    else
+        sb_printf(&fn, "        if (%s)\n            return true;\n    }\n    return false;\n}\n\n", body);
+    sb_printf(&p->pre, "%s", fn.s);
+    sb_free(&fn);
+    sb call = {0};
+    sb_printf(&call, "q%d_%d(ev, %s", p->pid, id, seq);
+    for (int i = 0; i < depth; i++)
+        sb_printf(&call, ", qv%d", i);
+    sb_printf(&call, ")");
+    const char *r = bx_arena_strdup(A, call.s);
+    sb_free(&call);
+    return r;
+}
+
+static const char *c_list_literal(pctx *p, expr *e)
+{
+    emitter *em = p->em;
+    byoc_value v;
+    if (!const_value(em->c, e, &v, A))
+        return "byoc_ev_seq_values(ev, NULL)";
+    int id = em->counter++;
+    /* Write the items into pre as well, so they precede the function. */
+    FILE *save = em->out;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (!mem)
+        bx_die("out of memory");
+    em->out = mem;
+    const char *init = cvalue(em, &v);
+    fprintf(mem, "static const byoc_value l%d = %s;\n", id, init);
+    fclose(mem);
+    em->out = save;
+    sb_printf(&p->pre, "%s", buf);
+    free(buf);
+    return bx_arena_printf(A, "byoc_ev_seq_values(ev, &l%d)", id);
+}
+
+static const char *c_set(pctx *p, expr *e)
+{
+    emitter *em = p->em;
+    int at = e->a->ty;
+    const char *a = cexpr(p, e->a);
+    bool any_float = at == T_FLOAT;
+    for (int i = 0; i < e->items.n; i++)
+        any_float |= ((expr *)e->items.v[i])->ty == T_FLOAT;
+    sb b = {0};
+    int n = e->items.n;
+    if (at == T_INT || at == T_FLOAT) {
+        sb_printf(&b, any_float ? "byoc_ev_in_float((double)(%s), (const double[]){" :
+                                  "byoc_ev_in_int(%s, (const int64_t[]){", a);
+        for (int i = 0; i < n; i++)
+            sb_printf(&b, "%s%s", i ? ", " : "",
+                      any_float ? as_double(p, e->items.v[i]) : cexpr(p, e->items.v[i]));
+        sb_printf(&b, "}, %d)", n);
+    } else if (at == T_STRING || at == T_OP) {
+        sb_printf(&b, "byoc_ev_in_str(%s, (const char *const[]){", a);
+        for (int i = 0; i < n; i++)
+            sb_printf(&b, "%s%s", i ? ", " : "", cexpr(p, e->items.v[i]));
+        sb_printf(&b, "}, %d)", n);
+    } else if (at == T_DTYPE) {
+        sb_printf(&b, "byoc_ev_in_dt(%s, (const byoc_dtype[]){", a);
+        for (int i = 0; i < n; i++)
+            sb_printf(&b, "%s%s", i ? ", " : "", cexpr(p, e->items.v[i]));
+        sb_printf(&b, "}, %d)", n);
+    } else {
+        sb_printf(&b, "(");
+        for (int i = 0; i < n; i++)
+            sb_printf(&b, "%s(%s) == (%s)", i ? " || " : "", a, cexpr(p, e->items.v[i]));
+        sb_printf(&b, n ? ")" : "false)");
+    }
+    const char *r = bx_arena_strdup(A, b.s);
+    sb_free(&b);
+    return r;
+}
+
+/* Collect the op names of an op set (a | b | c). */
+static void opset_names(expr *e, vec *out, bx_arena *a)
+{
+    if (e->kind == E_OPALT) {
+        opset_names(e->a, out, a);
+        opset_names(e->b, out, a);
+        return;
+    }
+    vec_push(a, out, (void *)e->s);
+}
+
+static const char *c_eq(pctx *p, expr *e)
+{
+    emitter *em = p->em;
+    int t = e->a->ty, u = e->b->ty;
+    const char *a = cexpr(p, e->a), *b = cexpr(p, e->b);
+    const char *r;
+    if (t == T_STRING || t == T_OP)
+        r = bx_arena_printf(A, "byoc_ev_str_eq(%s, %s)", a, b);
+    else if (t == T_TENSOR)
+        r = bx_arena_printf(A, "byoc_ev_tref_eq(%s, %s)", a, b);
+    else if (t >= T_LIST_INT && t <= T_LIST_TENSOR)
+        r = bx_arena_printf(A, "byoc_ev_seq_eq(ev, %s, %s)", a, b);
+    else if (t != u)
+        r = bx_arena_printf(A, "((double)(%s) == (double)(%s))", a, b);
+    else
+        r = bx_arena_printf(A, "((%s) == (%s))", a, b);
+    if (e->op == OP_NE)
+        r = bx_arena_printf(A, "!%s", r);
+    return r;
+}
+
+static const char *cexpr(pctx *p, expr *e)
+{
+    emitter *em = p->em;
+    switch (e->kind) {
+    case E_INT:
+        return cint(em, e->i);
+    case E_FLOAT:
+        return cdouble(em, e->f);
+    case E_STR:
+        return cstr(em, e->s);
+    case E_BOOL:
+        return e->i ? "true" : "false";
+    case E_VERSION:
+        return cversion(em, e->ver);
+    case E_NAME:
+        if (e->ty == T_DTYPE)
+            return dt_enum[e->dtype];
+        if (e->ty == T_OP)
+            return cstr(em, e->s);
+        if (e->qvar >= 0) {
+            int t = p->qtypes[e->qvar];
+            const char *v = bx_arena_printf(A, "qv%d", e->qvar);
+            return t == T_INT || t == T_TENSOR ? v : from_value(p, t, v);
+        }
+        return bx_arena_printf(A, "byoc_ev_slot(ev, %d)", e->slot);
+    case E_MEMBER:
+        if (e->opt >= 0)
+            return from_value(p, e->ty, bx_arena_printf(A, "byoc_ev_option(ev, %d)", e->opt));
+        return from_value(p, e->ty, bx_arena_printf(A, "byoc_ev_attr(ev, %s, %s)",
+                                                    cexpr(p, e->a), cstr(em, e->s)));
+    case E_INDEX: {
+        const char *s = cexpr(p, e->a), *i = cexpr(p, e->b);
+        if (e->ty == T_INT)
+            return bx_arena_printf(A, "byoc_ev_seq_int(ev, %s, %s)", s, i);
+        if (e->ty == T_TENSOR)
+            return bx_arena_printf(A, "byoc_ev_seq_tensor(ev, %s, %s)", s, i);
+        return from_value(p, e->ty, bx_arena_printf(A, "byoc_ev_seq_value(ev, %s, %s)", s, i));
+    }
+    case E_CALL: {
+        const char *f = e->s;
+        if (e->sym) { /* extern predicate */
+            decl *d = e->sym;
+            if (e->items.n == 0)
+                return bx_arena_printf(A, "%s(ev, NULL, 0)", d->name);
+            sb b = {0};
+            sb_printf(&b, "%s(ev, (const byoc_tref[]){", d->name);
+            for (int i = 0; i < e->items.n; i++)
+                sb_printf(&b, "%s%s", i ? ", " : "", cexpr(p, e->items.v[i]));
+            sb_printf(&b, "}, %d)", e->items.n);
+            const char *r = bx_arena_strdup(A, b.s);
+            sb_free(&b);
+            return r;
+        }
+        if (e->items.n == 0) /* partition lists */
+            return bx_arena_printf(A, "byoc_ev_seq_part(ev, %s)",
+                                   e->i == BYOC_SEQ_NODES ? "BYOC_SEQ_NODES"
+                                   : e->i == BYOC_SEQ_PINPUTS ? "BYOC_SEQ_PINPUTS"
+                                                              : "BYOC_SEQ_POUTPUTS");
+        if (!strcmp(f, "contains") || !strcmp(f, "count")) {
+            vec names = {0};
+            opset_names(e->items.v[0], &names, A);
+            sb b = {0};
+            sb_printf(&b, "byoc_ev_count_ops(ev, (const char *const[]){");
+            for (int i = 0; i < names.n; i++)
+                sb_printf(&b, "%s%s", i ? ", " : "", cstr(em, names.v[i]));
+            sb_printf(&b, "}, %d)", names.n);
+            const char *r = !strcmp(f, "contains") ? bx_arena_printf(A, "(%s > 0)", b.s)
+                                                   : bx_arena_strdup(A, b.s);
+            sb_free(&b);
+            return r;
+        }
+        const char *arg = cexpr(p, e->items.v[0]);
+        static const struct { const char *n, *c; } fns[] = {
+            {"dtype", "byoc_ev_dtype"}, {"shape", "byoc_ev_seq_shape"},
+            {"rank", "byoc_ev_rank"}, {"numel", "byoc_ev_numel"},
+            {"is_const", "byoc_ev_is_const"}, {"value", "byoc_ev_value"},
+            {"inputs", "byoc_ev_seq_inputs"}, {"outputs", "byoc_ev_seq_outputs"},
+            {"op", "byoc_ev_op"}, {"len", "byoc_ev_seq_len"},
+        };
+        for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
+            if (!strcmp(f, fns[i].n))
+                return bx_arena_printf(A, "%s(ev, %s)", fns[i].c, arg);
+        bx_die("unknown builtin");
+    }
+    case E_QUANT:
+        return c_quant(p, e);
+    case E_UNARY:
+        return bx_arena_printf(A, "(%c%s)", e->op, cexpr(p, e->a));
+    case E_BINARY: {
+        int op = e->op;
+        if (op == OP_EQ || op == OP_NE)
+            return c_eq(p, e);
+        const char *a = cexpr(p, e->a), *b = cexpr(p, e->b);
+        bool fl = e->a->ty == T_FLOAT || e->b->ty == T_FLOAT;
+        switch (op) {
+        case OP_AND: return bx_arena_printf(A, "(%s && %s)", a, b);
+        case OP_OR: return bx_arena_printf(A, "(%s || %s)", a, b);
+        case OP_LE: return bx_arena_printf(A, "(%s <= %s)", a, b);
+        case OP_GE: return bx_arena_printf(A, "(%s >= %s)", a, b);
+        case '/':
+            return fl ? bx_arena_printf(A, "byoc_ev_fdiv(ev, (double)(%s), (double)(%s))", a, b)
+                      : bx_arena_printf(A, "byoc_ev_div(ev, %s, %s)", a, b);
+        case '%': return bx_arena_printf(A, "byoc_ev_mod(ev, %s, %s)", a, b);
+        default: return bx_arena_printf(A, "(%s %c %s)", a, op, b);
+        }
+    }
+    case E_IN_SET:
+        return c_set(p, e);
+    case E_IN_RANGE: {
+        const char *a = cexpr(p, e->a);
+        return bx_arena_printf(A, "((%s) >= (%s) && (%s) <= (%s))", a, cexpr(p, e->b), a,
+                               cexpr(p, e->c));
+    }
+    case E_LIST:
+        return c_list_literal(p, e);
+    default:
+        bx_die("cannot emit this expression");
+    }
+}
+
+/* Emit the predicate function of lp; returns its name, or NULL. */
+static const char *emit_predicate(emitter *em, decl *t, lpattern *lp, const char *fname)
+{
+    if (!lp->where)
+        return NULL;
+    pctx p = {0};
+    p.em = em;
+    p.target = t;
+    p.pid = lp->id;
+    sb body = {0};
+    for (int i = 0; i < lp->clauses.n; i++) {
+        expr *cl = lp->clauses.v[i];
+        sb_printf(&body, "    /* %s */\n", cl->text);
+        sb_printf(&body, "    if (!%s || ev->undef)\n        return byoc_ev_fail(ev, %d);\n",
+                  cexpr(&p, cl), i);
+    }
+    sb_flush(&p.pre, em->out);
+    fprintf(em->out, "static bool %s(byoc_eval *ev)\n{\n", fname);
+    sb_flush(&body, em->out);
+    fprintf(em->out, "    return true;\n}\n\n");
+    sb_free(&body);
+    sb_free(&p.pre);
+    return fname;
+}
+
+static const char *emit_clauses(emitter *em, lpattern *lp)
+{
+    if (!lp->clauses.n)
+        return "NULL";
+    int id = em->counter++;
+    fprintf(em->out, "static const byoc_clause_decl cl%d[] = {\n", id);
+    for (int i = 0; i < lp->clauses.n; i++) {
+        expr *cl = lp->clauses.v[i];
+        fprintf(em->out, "    { .text = %s, .line = %d, .col = %d },\n", cstr(em, cl->text),
+                cl->at.line, cl->at.col);
+    }
+    fprintf(em->out, "};\n");
+    return bx_arena_printf(A, "cl%d", id);
+}
+
+/* ---- patterns ---------------------------------------------------------------------- */
+
+static const char *emit_pattern(emitter *em, decl *t, lpattern *lp, file_ast *f)
+{
+    static const char *const kinds[] = {
+        "BYOC_PAT_WILD", "BYOC_PAT_CALL", "BYOC_PAT_ALT", "BYOC_PAT_CONST",
+        "BYOC_PAT_TUPLE", "BYOC_PAT_TUPLE_ANY", "BYOC_PAT_PROJ",
+    };
+    int id = lp->id;
+    fprintf(em->out, "/* %s%s%s */\n", lp->name ? "pattern " : "supports rule",
+            lp->name ? lp->name : "", "");
+    sb nodes = {0};
+    for (int i = 0; i < lp->nodes.n; i++) {
+        lpnode *n = lp->nodes.v[i];
+        const char *ops = "NULL", *kids = "NULL", *attrs = "NULL", *value = "NULL";
+        if (n->ops.n) {
+            int k = em->counter++;
+            fprintf(em->out, "static const char *const o%d[] = {", k);
+            for (int j = 0; j < n->ops.n; j++)
+                fprintf(em->out, "%s%s", j ? ", " : " ", cstr(em, n->ops.v[j]));
+            fprintf(em->out, " };\n");
+            ops = bx_arena_printf(A, "o%d", k);
+        }
+        if (n->kids.n) {
+            int k = em->counter++;
+            fprintf(em->out, "static const uint16_t k%d[] = {", k);
+            for (int j = 0; j < n->kids.n; j++)
+                fprintf(em->out, "%s%d", j ? ", " : " ", (int)(intptr_t)n->kids.v[j]);
+            fprintf(em->out, " };\n");
+            kids = bx_arena_printf(A, "k%d", k);
+        }
+        if (n->attrs.n) {
+            const char **inits = BX_NEWN(A, const char *, n->attrs.n);
+            for (int j = 0; j < n->attrs.n; j++)
+                inits[j] = cvalue(em, n->attrs.v[j]);
+            int k = em->counter++;
+            fprintf(em->out, "static const byoc_attr_eq ae%d[] = {\n", k);
+            for (int j = 0; j < n->attrs.n; j++)
+                fprintf(em->out, "    { .name = %s, .value = %s },\n", cstr(em, n->attr_names.v[j]),
+                        inits[j]);
+            fprintf(em->out, "};\n");
+            attrs = bx_arena_printf(A, "ae%d", k);
+        }
+        if (n->value) {
+            const char *init = cvalue(em, n->value);
+            int k = em->counter++;
+            fprintf(em->out, "static const byoc_value cv%d = %s;\n", k, init);
+            value = bx_arena_printf(A, "&cv%d", k);
+        }
+        sb_printf(&nodes, "    { .kind = %s", kinds[n->kind]);
+        if (n->flags)
+            sb_printf(&nodes, ", .flags = BYOC_PF_COMMUTE");
+        sb_printf(&nodes, ", .slot = %d", n->slot);
+        sb_printf(&nodes, ", .index = %d", n->kind == BYOC_PAT_CONST ? -1 : n->index);
+        if (n->ops.n)
+            sb_printf(&nodes, ", .nops = %d, .ops = %s", n->ops.n, ops);
+        if (n->kids.n)
+            sb_printf(&nodes, ", .nkids = %d, .kids = %s", n->kids.n, kids);
+        if (n->attrs.n)
+            sb_printf(&nodes, ", .nattrs = %d, .attrs = %s", n->attrs.n, attrs);
+        if (n->value)
+            sb_printf(&nodes, ", .value = %s", value);
+        sb_printf(&nodes, " },\n");
+    }
+    fprintf(em->out, "static const byoc_pnode pn%d[] = {\n", id);
+    sb_flush(&nodes, em->out);
+    fprintf(em->out, "};\n");
+    sb_free(&nodes);
+    if (lp->slot_names.n) {
+        fprintf(em->out, "static const byoc_slot_decl sl%d[] = {\n", id);
+        for (int i = 0; i < lp->slot_names.n; i++)
+            fprintf(em->out, "    { .name = %s, .pnode = %d },\n", cstr(em, lp->slot_names.v[i]),
+                    (int)(intptr_t)lp->slot_nodes.v[i]);
+        fprintf(em->out, "};\n");
+    }
+    const char *pred = emit_predicate(em, t, lp, bx_arena_printf(A, "pred%d", id));
+    const char *clauses = emit_clauses(em, lp);
+    fprintf(em->out, "\n");
+    sb d = {0};
+    sb_printf(&d, "    {\n        .name = %s,\n", lp->name ? cstr(em, lp->name) : "NULL");
+    sb_printf(&d, "        .root = %d, .nnodes = %d, .nodes = pn%d,\n", lp->root, lp->nodes.n, id);
+    if (lp->slot_names.n)
+        sb_printf(&d, "        .nslots = %d, .slots = sl%d,\n", lp->slot_names.n, id);
+    if (pred)
+        sb_printf(&d, "        .pred = { .fn = %s, .nclauses = %d, .clauses = %s },\n", pred,
+                  lp->clauses.n, clauses);
+    if (lp->efficiency > 0)
+        sb_printf(&d, "        .efficiency = %s,\n", cdouble(em, lp->efficiency));
+    sb_printf(&d, "        .file = %s, .line = %d, .col = %d,\n    },\n", cstr(em, f->base),
+              lp->at.line, lp->at.col);
+    const char *r = bx_arena_strdup(A, d.s);
+    sb_free(&d);
+    return r;
+}
+
+static const char *emit_pattern_table(emitter *em, decl *t, vec *pats, const char *prefix,
+                                      file_ast *f)
+{
+    if (!pats->n)
+        return "NULL";
+    const char **entries = BX_NEWN(A, const char *, pats->n);
+    for (int i = 0; i < pats->n; i++)
+        entries[i] = emit_pattern(em, t, pats->v[i], f);
+    int id = em->counter++;
+    fprintf(em->out, "static const byoc_pattern_decl %s%d[] = {\n", prefix, id);
+    for (int i = 0; i < pats->n; i++)
+        fprintf(em->out, "%s", entries[i]);
+    fprintf(em->out, "};\n\n");
+    return bx_arena_printf(A, "%s%d", prefix, id);
+}
+
+static void emit_targets(emitter *em, file_ast *f, int *ntargets)
+{
+    sb table = {0};
+    int n = 0;
+    static const char *const fusions[] = {"BYOC_FUSION_NONE", "BYOC_FUSION_TVM", "BYOC_FUSION_ANY"};
+    for (int i = 0; i < f->decls.n; i++) {
+        decl *t = f->decls.v[i];
+        if (t->kind != D_TARGET)
+            continue;
+        banner_rule(em, bx_arena_printf(A, "target %s", t->name));
+        target_info *ti = t->info;
+        const char *opts = "NULL";
+        if (t->options.n) {
+            const char **inits = BX_NEWN(A, const char *, t->options.n);
+            for (int k = 0; k < t->options.n; k++)
+                inits[k] = cvalue(em, &((option_info *)t->options.v[k])->def);
+            int id = em->counter++;
+            fprintf(em->out, "static const byoc_option_decl op%d[] = {\n", id);
+            for (int k = 0; k < t->options.n; k++) {
+                option_info *o = t->options.v[k];
+                fprintf(em->out, "    { .name = %s, .type = %s, .def = %s },\n", cstr(em, o->name),
+                        ctype(em, &o->type), inits[k]);
+            }
+            fprintf(em->out, "};\n\n");
+            opts = bx_arena_printf(A, "op%d", id);
+        }
+        const char *rules = emit_pattern_table(em, t, &ti->rules, "ru", f);
+        const char *pats = emit_pattern_table(em, t, &ti->patterns, "pa", f);
+        const char *parts = "NULL";
+        if (ti->partition.n) {
+            const char **fns = BX_NEWN(A, const char *, ti->partition.n);
+            const char **cls = BX_NEWN(A, const char *, ti->partition.n);
+            for (int k = 0; k < ti->partition.n; k++) {
+                lpattern *lp = ti->partition.v[k];
+                fns[k] = emit_predicate(em, t, lp, bx_arena_printf(A, "part%d", lp->id));
+                cls[k] = emit_clauses(em, lp);
+            }
+            int id = em->counter++;
+            fprintf(em->out, "static const byoc_predicate_decl pr%d[] = {\n", id);
+            for (int k = 0; k < ti->partition.n; k++)
+                fprintf(em->out, "    { .fn = %s, .nclauses = %d, .clauses = %s },\n", fns[k],
+                        ((lpattern *)ti->partition.v[k])->clauses.n, cls[k]);
+            fprintf(em->out, "};\n\n");
+            parts = bx_arena_printf(A, "pr%d", id);
+        }
+        sb_printf(&table, "    {\n        .name = %s,\n        .parent = %s,\n",
+                  cstr(em, t->name), cstr(em, t->parent));
+        if (t->parent_decl && t->parent_decl->kind == D_DEVICE)
+            sb_printf(&table, "        .parent_is_device = true,\n");
+        if (t->options.n)
+            sb_printf(&table, "        .noptions = %d, .options = %s, .ninherited_options = %d,\n",
+                      t->options.n, opts, t->ninherited);
+        if (ti->fusion_set)
+            sb_printf(&table, "        .fusion = %s, .fusion_set = true,\n", fusions[ti->fusion]);
+        if (ti->max_depth)
+            sb_printf(&table, "        .max_depth = %d,\n", ti->max_depth);
+        if (ti->max_nodes)
+            sb_printf(&table, "        .max_nodes = %d,\n", ti->max_nodes);
+        if (ti->max_exits)
+            sb_printf(&table, "        .max_exits = %d,\n", ti->max_exits);
+        if (ti->efficiency > 0)
+            sb_printf(&table, "        .efficiency = %s,\n", cdouble(em, ti->efficiency));
+        if (ti->supports_all)
+            sb_printf(&table, "        .supports_all = true,\n");
+        if (ti->rules.n)
+            sb_printf(&table, "        .nrules = %d, .rules = %s,\n", ti->rules.n, rules);
+        if (ti->patterns.n)
+            sb_printf(&table, "        .npatterns = %d, .patterns = %s,\n", ti->patterns.n, pats);
+        if (ti->partition.n)
+            sb_printf(&table, "        .npartition_rules = %d, .partition_rules = %s,\n",
+                      ti->partition.n, parts);
+        sb_printf(&table, "        .file = %s, .line = %d, .col = %d,\n    },\n", cstr(em, f->base),
+                  t->name_at.line, t->name_at.col);
+        n++;
+    }
+    if (n) {
+        fprintf(em->out, "static const byoc_target_decl targets[] = {\n");
+        sb_flush(&table, em->out);
+        fprintf(em->out, "};\n");
+    }
+    sb_free(&table);
+    *ntargets = n;
+}
+
+/* ---- the module -------------------------------------------------------------------- */
+
+int emit_c(compilation *c, FILE *cf, FILE *hf, const char *header_name)
+{
+    emitter e = {0}, *em = &e;
+    em->c = c;
+    em->out = cf;
+    file_ast *f = c->main;
+    em->mod = f->module;
+    const char *M = f->module;
+
+    /* The header. */
+    char guard[256];
+    snprintf(guard, sizeof guard, "BYOC_GENERATED_%s_H", M);
+    for (char *g = guard; *g; g++)
+        if (*g >= 'a' && *g <= 'z')
+            *g = (char)(*g - 'a' + 'A');
+    fprintf(hf, "/* Generated by byocc %s from %s.  DO NOT EDIT. */\n", BYOC_VERSION_STRING, f->base);
+    fprintf(hf, "#ifndef %s\n#define %s\n\n", guard, guard);
+    fprintf(hf, "#include <byoc/version.h>\n#include <byoc/registry.h>\n#include <byoc/pred.h>\n\n");
+    fprintf(hf, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
+    fprintf(hf, "/* The module's tables. */\nextern const byoc_module_decl byoc_module_%s;\n\n", M);
+    fprintf(hf, "/* Register this module, and first the modules it imports, into reg.\n"
+                " * Returns 0, or -1 with err filled. */\n");
+    fprintf(hf, "int byoc_register_%s(byoc_registry *reg, byoc_error *err);\n", M);
+    bool any_extern = false;
+    for (int i = 0; i < f->decls.n; i++) {
+        decl *d = f->decls.v[i];
+        if (d->kind != D_EXTERN)
+            continue;
+        if (!any_extern)
+            fprintf(hf, "\n/* Extern predicates: the backend author writes these. */\n");
+        any_extern = true;
+        fprintf(hf, "byoc_extern_pred_fn %s;\n", d->name);
+    }
+    fprintf(hf, "\n#ifdef __cplusplus\n}\n#endif\n#endif\n");
+
+    /* The code. */
+    fprintf(cf, "/* Generated by byocc %s from %s.  DO NOT EDIT. */\n", BYOC_VERSION_STRING, f->base);
+    fprintf(cf, "#include <math.h>\n#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n\n");
+    fprintf(cf, "#include \"%s\"\n", header_name);
+    /* Imported modules' register functions; externs from imported files. */
+    vec mods = {0};
+    for (int i = 0; i < f->imports.n; i++) {
+        file_ast *g = f->imports.v[i];
+        bool dup = false;
+        for (int k = 0; k < mods.n; k++)
+            dup |= !strcmp(mods.v[k], g->module);
+        if (!dup)
+            vec_push(A, &mods, (void *)g->module);
+    }
+    if (mods.n)
+        fprintf(cf, "\n");
+    for (int i = 0; i < mods.n; i++)
+        fprintf(cf, "int byoc_register_%s(byoc_registry *reg, byoc_error *err);\n", (char *)mods.v[i]);
+    for (size_t i = 0; i < c->externs.n; i++) {
+        decl *d = c->externs.entries[i].val;
+        if (d->file != f)
+            fprintf(cf, "byoc_extern_pred_fn %s;\n", d->name);
+    }
+
+    int nops, ndev, nlinks, ntargets;
+    emit_ops(em, f, &nops);
+    emit_devices(em, f, &ndev, &nlinks);
+    emit_targets(em, f, &ntargets);
+
+    banner_rule(em, "module");
+    if (mods.n) {
+        fprintf(cf, "static const char *const imports[] = {");
+        for (int i = 0; i < mods.n; i++)
+            fprintf(cf, "%s%s", i ? ", " : " ", cstr(em, mods.v[i]));
+        fprintf(cf, " };\n\n");
+    }
+    fprintf(cf, "const byoc_module_decl byoc_module_%s = {\n", M);
+    fprintf(cf, "    .abi = BYOC_ABI_VERSION,\n    .name = %s,\n    .source = %s,\n", cstr(em, M),
+            cstr(em, f->base));
+    if (mods.n)
+        fprintf(cf, "    .nimports = %d, .imports = imports,\n", mods.n);
+    if (nops)
+        fprintf(cf, "    .nops = %d, .ops = ops,\n", nops);
+    if (ndev)
+        fprintf(cf, "    .ndevices = %d, .devices = devices,\n", ndev);
+    if (nlinks)
+        fprintf(cf, "    .nlinks = %d, .links = links,\n", nlinks);
+    if (ntargets)
+        fprintf(cf, "    .ntargets = %d, .targets = targets,\n", ntargets);
+    fprintf(cf, "};\n\n");
+    fprintf(cf, "int byoc_register_%s(byoc_registry *reg, byoc_error *err)\n{\n", M);
+    for (int i = 0; i < mods.n; i++)
+        fprintf(cf, "    if (byoc_register_%s(reg, err) != 0)\n        return -1;\n", (char *)mods.v[i]);
+    fprintf(cf, "    return byoc_registry_add(reg, &byoc_module_%s, err);\n}\n", M);
+    return 0;
+}

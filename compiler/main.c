@@ -1,0 +1,254 @@
+/* byocc: compile a .byoc backend description into C registration code.
+ *
+ * The passes run in a straight line: parse and load imports (resolve.c),
+ * check and lower (check.c), emit (emit_c.c).  Output goes to temporary
+ * files renamed into place only when no error was reported, so a failed
+ * run never leaves a partial or stale-looking output behind. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <byoc/version.h>
+
+#include "ast.h"
+
+static void usage(FILE *o)
+{
+    fputs("usage: byocc [options] FILE.byoc\n"
+          "\n"
+          "Compile a backend description into C: FILE.c with the registration\n"
+          "tables and predicate functions, and FILE.h declaring\n"
+          "byoc_register_<module>().\n"
+          "\n"
+          "options:\n"
+          "  -o FILE.c        write the C file here (default: FILE.c in the current\n"
+          "                   folder); the header goes beside it as FILE.h\n"
+          "  -I DIR           search DIR for imported files (after the importing\n"
+          "                   file's folder, before the installed data folder)\n"
+          "  -MD              also write a make depfile (default: the C file with .d)\n"
+          "  -MF FILE         write the depfile to FILE (implies -MD)\n"
+          "  --check          check the input only; write nothing\n"
+          "  --version        print the version and exit\n"
+          "  --help           print this help and exit\n"
+          "\n"
+          "Imports are searched for in the importing file's folder, the -I\n"
+          "folders, then $BYOC_DATADIR or the installed data folder\n"
+          "(" BYOC_PKGDATADIR ").  On any error byocc writes no file and exits 1.\n",
+          o);
+}
+
+static char *with_ext(const char *path, const char *ext)
+{
+    size_t n = strlen(path);
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(path, '.');
+    if (dot && (!slash || dot > slash))
+        n = (size_t)(dot - path);
+    char *r = malloc(n + strlen(ext) + 1);
+    if (!r)
+        abort();
+    memcpy(r, path, n);
+    strcpy(r + n, ext);
+    return r;
+}
+
+static char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return strdup(s ? s + 1 : path);
+}
+
+/* Escape spaces for make. */
+static void dep_path(FILE *f, const char *p)
+{
+    for (; *p; p++) {
+        if (*p == ' ' || *p == '#')
+            fputc('\\', f);
+        if (*p == '$')
+            fputc('$', f);
+        fputc(*p, f);
+    }
+}
+
+static int finish(FILE *f, const char *tmp, const char *dst, bool ok)
+{
+    if (fclose(f) != 0)
+        ok = false;
+    if (!ok) {
+        unlink(tmp);
+        return -1;
+    }
+    if (rename(tmp, dst) != 0) {
+        fprintf(stderr, "byocc: cannot write '%s': %s\n", dst, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *input = NULL, *out = NULL, *depfile = NULL;
+    bool md = false, check_only = false;
+    compilation c;
+    memset(&c, 0, sizeof c);
+    bx_arena_init(&c.arena);
+    c.diag.out = stderr;
+    const char *env = getenv("BYOC_DATADIR");
+    c.datadir = env && *env ? env : BYOC_PKGDATADIR;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--version")) {
+            printf("byocc (byoc) %s\n", BYOC_VERSION_STRING);
+            return 0;
+        } else if (!strcmp(a, "-o") || !strcmp(a, "-I") || !strcmp(a, "-MF")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "byocc: error: missing argument to '%s'\n", a);
+                return 1;
+            }
+            const char *v = argv[++i];
+            if (a[1] == 'o')
+                out = v;
+            else if (a[1] == 'I')
+                vec_push(&c.arena, &c.include_dirs, (void *)v);
+            else {
+                depfile = v;
+                md = true;
+            }
+        } else if (!strncmp(a, "-I", 2) && a[2]) {
+            vec_push(&c.arena, &c.include_dirs, (void *)(a + 2));
+        } else if (!strncmp(a, "-o", 2) && a[2]) {
+            out = a + 2;
+        } else if (!strcmp(a, "-MD")) {
+            md = true;
+        } else if (!strcmp(a, "--check")) {
+            check_only = true;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "byocc: error: unknown option '%s'\n", a);
+            fprintf(stderr, "byocc: note: try 'byocc --help'\n");
+            return 1;
+        } else if (input) {
+            fprintf(stderr, "byocc: error: more than one input file ('%s' and '%s')\n", input, a);
+            return 1;
+        } else {
+            input = a;
+        }
+    }
+    if (!input) {
+        fprintf(stderr, "byocc: error: no input file\n");
+        usage(stderr);
+        return 1;
+    }
+    FILE *probe = fopen(input, "rb");
+    if (!probe) {
+        fprintf(stderr, "byocc: error: cannot open '%s': %s\n", input, strerror(errno));
+        return 1;
+    }
+    fclose(probe);
+
+    bx_hash_init(&c.files);
+    bx_hash_init(&c.ops);
+    bx_hash_init(&c.devices);
+    bx_hash_init(&c.targets);
+    bx_hash_init(&c.externs);
+    bx_hash_init(&c.lets);
+
+    int rc = 1;
+    char *cpath = NULL, *hpath = NULL, *ctmp = NULL, *htmp = NULL, *hbase = NULL;
+    if (resolve(&c, input) == 0 && check(&c) == 0 && c.diag.errors == 0) {
+        if (check_only) {
+            rc = 0;
+            goto done;
+        }
+        if (out) {
+            cpath = strdup(out);
+        } else {
+            char *b = base_name(input);
+            cpath = with_ext(b, ".c");
+            free(b);
+        }
+        hpath = with_ext(cpath, ".h");
+        if (!strcmp(cpath, hpath)) {
+            fprintf(stderr, "byocc: error: output '%s' must not end in .h\n", cpath);
+            goto done;
+        }
+        hbase = base_name(hpath);
+        size_t n = strlen(cpath) + 16;
+        ctmp = malloc(n);
+        htmp = malloc(strlen(hpath) + 16);
+        snprintf(ctmp, n, "%s.tmpXXXXXX", cpath);
+        snprintf(htmp, strlen(hpath) + 16, "%s.tmpXXXXXX", hpath);
+        int cfd = mkstemp(ctmp);
+        if (cfd < 0) {
+            fprintf(stderr, "byocc: error: cannot write '%s': %s\n", cpath, strerror(errno));
+            goto done;
+        }
+        int hfd = mkstemp(htmp);
+        if (hfd < 0) {
+            fprintf(stderr, "byocc: error: cannot write '%s': %s\n", hpath, strerror(errno));
+            close(cfd);
+            unlink(ctmp);
+            goto done;
+        }
+        FILE *cf = fdopen(cfd, "w"), *hf = fdopen(hfd, "w");
+        bool ok = cf && hf && emit_c(&c, cf, hf, hbase) == 0 && c.diag.errors == 0;
+        ok = ok && !ferror(cf) && !ferror(hf);
+        int r1 = finish(cf, ctmp, cpath, ok);
+        int r2 = finish(hf, htmp, hpath, ok && r1 == 0);
+        if (r1 || r2) {
+            if (r1 == 0)
+                unlink(cpath);
+            goto done;
+        }
+        if (md) {
+            char *dpath = depfile ? strdup(depfile) : with_ext(cpath, ".d");
+            FILE *d = fopen(dpath, "w");
+            if (!d) {
+                fprintf(stderr, "byocc: error: cannot write '%s': %s\n", dpath, strerror(errno));
+                free(dpath);
+                unlink(cpath);
+                unlink(hpath);
+                goto done;
+            }
+            dep_path(d, cpath);
+            fputc(' ', d);
+            dep_path(d, hpath);
+            fputc(':', d);
+            for (int i = 0; i < c.deps.n; i++) {
+                fputc(' ', d);
+                dep_path(d, c.deps.v[i]);
+            }
+            fputc('\n', d);
+            /* A phony target per import, so deleting one does not break make. */
+            for (int i = 1; i < c.deps.n; i++) {
+                fputc('\n', d);
+                dep_path(d, c.deps.v[i]);
+                fputs(":\n", d);
+            }
+            fclose(d);
+            free(dpath);
+        }
+        rc = 0;
+    }
+done:
+    free(cpath);
+    free(hpath);
+    free(ctmp);
+    free(htmp);
+    free(hbase);
+    bx_hash_free(&c.files);
+    bx_hash_free(&c.ops);
+    bx_hash_free(&c.devices);
+    bx_hash_free(&c.targets);
+    bx_hash_free(&c.externs);
+    bx_hash_free(&c.lets);
+    bx_arena_free(&c.arena);
+    return rc;
+}

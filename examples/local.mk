@@ -1,0 +1,20 @@
+# Example backend specs, compiled by the byocc just built.  The suffix rule
+# writes FILE.c and FILE.h in the build tree.
+SUFFIXES = .byoc
+BYOCC_BUILT = $(top_builddir)/compiler/byocc$(EXEEXT)
+BYOCC_FLAGS = -I $(top_srcdir)/lib
+AM_V_BYOCC = $(am__v_BYOCC_@AM_V@)
+am__v_BYOCC_ = $(am__v_BYOCC_@AM_DEFAULT_V@)
+am__v_BYOCC_0 = @echo "  BYOCC   " $@;
+.byoc.c:
+	@$(MKDIR_P) $(@D)
+	$(AM_V_BYOCC)$(BYOCC_BUILT) $(BYOCC_FLAGS) -o $@ $<
+
+EXAMPLE_SPECS = examples/tour_gpu.byoc examples/tour_npu.byoc
+EXAMPLE_GEN = examples/tour_gpu.c examples/tour_gpu.h examples/tour_npu.c examples/tour_npu.h
+EXTRA_DIST += $(EXAMPLE_SPECS) examples/tour_npu_extern.c
+CLEANFILES += $(EXAMPLE_GEN)
+examples/tour_gpu.c: $(BYOCC_BUILT) lib/relay.byoc
+examples/tour_npu.c: $(BYOCC_BUILT) lib/relay.byoc
+examples/tour_gpu.h: examples/tour_gpu.c
+examples/tour_npu.h: examples/tour_npu.c

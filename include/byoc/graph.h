@@ -1,0 +1,98 @@
+/* The graph: what libbyoc partitions.
+ *
+ * Nodes are inputs, constants, operator calls, tuples and projections,
+ * numbered densely in the order they are added; since a node can only use
+ * nodes that exist, that order is topological.  Every node carries a type
+ * (a tensor type, or a tuple of tensor types).  Calls are checked against
+ * the op declarations of the registry: unknown attributes and values of the
+ * wrong type are errors, and absent attributes take their defaults. */
+#ifndef BYOC_GRAPH_H
+#define BYOC_GRAPH_H
+
+#include <byoc/error.h>
+#include <byoc/registry.h>
+#include <byoc/value.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BYOC_MAX_RANK 8
+/* A dimension is a size >= 0, BYOC_DIM_UNKNOWN, or a symbol (<= -2), whose
+ * name byoc_graph_symbol gives. */
+#define BYOC_DIM_UNKNOWN (-1)
+#define BYOC_DIM_SYMBOL(id) (-2 - (int64_t)(id))
+
+typedef struct byoc_tensor_type {
+    byoc_dtype dtype;       /* BYOC_DT_VOID: not known */
+    int rank;               /* -1: not known */
+    int64_t dims[BYOC_MAX_RANK];
+} byoc_tensor_type;
+
+typedef enum byoc_node_kind {
+    BYOC_N_INPUT,
+    BYOC_N_CONST,
+    BYOC_N_CALL,
+    BYOC_N_TUPLE,
+    BYOC_N_PROJ
+} byoc_node_kind;
+
+typedef struct byoc_graph byoc_graph;
+
+/* The graph reads op declarations from reg, which must outlive it. */
+byoc_graph *byoc_graph_create(const byoc_registry *reg);
+void byoc_graph_destroy(byoc_graph *g);
+const byoc_registry *byoc_graph_registry(const byoc_graph *g);
+
+/* ---- building ----------------------------------------------------------- */
+/* Each returns the new node's id, or -1 with err filled. */
+int byoc_graph_add_input(byoc_graph *g, const char *name,
+                         const byoc_tensor_type *t, byoc_error *err);
+/* value may be NULL (weights not loaded); it is copied. */
+int byoc_graph_add_const(byoc_graph *g, const byoc_tensor_type *t,
+                         const byoc_value *value, byoc_error *err);
+/* A call of op `name`; attributes start at their defaults. */
+int byoc_graph_add_call(byoc_graph *g, const char *op, const int *args,
+                        int nargs, byoc_error *err);
+int byoc_graph_add_tuple(byoc_graph *g, const int *fields, int n,
+                         byoc_error *err);
+int byoc_graph_add_proj(byoc_graph *g, int tuple, int index, byoc_error *err);
+/* Set attribute `name` of call `node`; the value is checked and copied. */
+int byoc_graph_set_attr(byoc_graph *g, int node, const char *name,
+                        const byoc_value *v, byoc_error *err);
+/* Set the type of a tensor-typed node, or of a tuple-typed node (n fields). */
+void byoc_graph_set_type(byoc_graph *g, int node, const byoc_tensor_type *t);
+int byoc_graph_set_tuple_type(byoc_graph *g, int node,
+                              const byoc_tensor_type *fields, int n,
+                              byoc_error *err);
+/* Intern a symbolic dimension name; returns its id. */
+int byoc_graph_symbol(byoc_graph *g, const char *name);
+const char *byoc_graph_symbol_name(const byoc_graph *g, int id);
+
+/* ---- reading ------------------------------------------------------------ */
+int byoc_graph_node_count(const byoc_graph *g);
+byoc_node_kind byoc_node_kind_of(const byoc_graph *g, int node);
+/* CALL: its op; otherwise NULL. */
+const byoc_op_decl *byoc_node_op(const byoc_graph *g, int node);
+/* CALL args, TUPLE fields, PROJ's tuple (one arg). */
+int byoc_node_arg_count(const byoc_graph *g, int node);
+int byoc_node_arg(const byoc_graph *g, int node, int i);
+/* PROJ: the field index. */
+int byoc_node_proj_index(const byoc_graph *g, int node);
+/* INPUT: its name. */
+const char *byoc_node_name(const byoc_graph *g, int node);
+/* CALL: attribute value (NONE when absent); NULL if the op has no such
+ * attribute. */
+const byoc_value *byoc_node_attr(const byoc_graph *g, int node, const char *name);
+const byoc_value *byoc_node_attr_at(const byoc_graph *g, int node, int i);
+/* CONST: its value, or NULL when not known. */
+const byoc_value *byoc_node_const_value(const byoc_graph *g, int node);
+/* Tuple-typed nodes: number of fields; -1 for tensor-typed ones. */
+int byoc_node_field_count(const byoc_graph *g, int node);
+/* The tensor type of field `field` (-1: the node itself if tensor-typed). */
+const byoc_tensor_type *byoc_node_type(const byoc_graph *g, int node, int field);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
