@@ -255,6 +255,7 @@ typedef struct file_ast {
     vec decls;             /* decl * */
     vec imports;           /* file_ast * (resolved) */
     int state;             /* 0 new, 1 loading, 2 done: import cycles */
+    loc importing_at;      /* while loading: the import being followed */
     bool parsed_ok;
 } file_ast;
 

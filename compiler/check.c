@@ -787,6 +787,7 @@ typedef struct letenv {
     let_ast *let;
     int *args;            /* lowered argument per parameter */
     struct letenv *up;
+    loc call_at;          /* where the let is used */
 } letenv;
 
 static int new_node(scope *s, byoc_pkind kind, loc at)
@@ -893,7 +894,7 @@ static int expand_let(scope *s, let_ast *let, vec *args, loc at, letenv *env)
         ERR(at, "'%s' expands itself without end", let->name);
         return -1;
     }
-    letenv inner = {let, BX_NEWN(A, int, args->n + 1), env};
+    letenv inner = {let, BX_NEWN(A, int, args->n + 1), env, at};
     for (int i = 0; i < args->n; i++)
         inner.args[i] = lower(s, args->v[i], env);
     s->depth++;
@@ -1068,6 +1069,13 @@ static int lower_name(scope *s, pat *p, letenv *env)
     binding *b = find_binding(s, name);
     if (b)
         return b->node;
+    if (env) {
+        /* A let body names its inputs through its parameters; a free name
+         * would silently tie every expansion of the let together. */
+        ERR(p->at, "'%s' is not a parameter of '%s'; write '_' for any input, or add "
+            "a parameter", name, env->let->name);
+        return -1;
+    }
     int n = new_node(s, BYOC_PAT_WILD, p->at);
     b = BX_NEW(A, binding);
     b->name = name;
@@ -1146,8 +1154,14 @@ static int lower(scope *s, pat *p, letenv *env)
     case P_BIND: {
         binding *prev = find_binding(s, p->name);
         if (prev && prev->explicit_bind) {
-            ERR(p->at, "'%s' is bound twice", p->name);
-            NOTE(prev->at, "first bound here");
+            if (env) {
+                ERR(env->call_at, "'%s' is bound twice: '%s', which binds it, is used more "
+                    "than once in this pattern", p->name, env->let->name);
+                NOTE(p->at, "'%s' is bound here", p->name);
+            } else {
+                ERR(p->at, "'%s' is bound twice", p->name);
+                NOTE(prev->at, "first bound here");
+            }
             return -1;
         }
         if (param_arg(env, p->name) >= 0) {

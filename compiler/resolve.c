@@ -86,6 +86,7 @@ static void load_imports(compilation *c, file_ast *f, vec *stack)
             diag_error(&c->diag, d->name_at, "cannot find imported file '%s'", d->name);
             continue;
         }
+        f->importing_at = d->name_at;
         file_ast *g = load(c, p, stack, d->name_at);
         if (g)
             vec_push(&c->arena, &f->imports, g);
@@ -107,10 +108,11 @@ static file_ast *load(compilation *c, const char *path, vec *stack, loc from)
             int k = 0;
             while (k < stack->n && stack->v[k] != f)
                 k++;
-            for (int j = k; j < stack->n; j++) {
+            for (int j = k; j < stack->n - 1; j++) {
                 file_ast *s = stack->v[j];
-                file_ast *next = j + 1 < stack->n ? stack->v[j + 1] : f;
-                diag_note(&c->diag, (loc){s->path, 0, 0}, "imports '%s'", next->path);
+                file_ast *next = stack->v[j + 1];
+                diag_note(&c->diag, s->importing_at, "'%s' imports '%s' here", s->path,
+                          next->path);
             }
             return NULL;
         }

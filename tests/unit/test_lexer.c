@@ -111,7 +111,7 @@ START_TEST(comments_and_lines)
     ck_assert_int_eq(n, 2);
     ck_assert_int_eq(t[0].kind, OP);
     ck_assert_int_eq(t[0].l.first_line, 3);
-    ck_assert_int_eq(t[0].l.first_column, 10);
+    ck_assert_int_eq(t[0].l.first_column, 11);
     ck_assert_int_eq(t[1].l.first_line, 4);
     ck_assert_int_eq(t[1].l.first_column, 3);
     fx_free(&f);
