@@ -37,7 +37,6 @@ void diag_note(diag *d, loc at, const char *fmt, ...)
 /* The closest of `n` names to `name` within a small edit distance, or
  * NULL.  Used for "did you mean" notes. */
 const char *diag_suggest(const char *name, const char *const *names, int n);
-int edit_distance(const char *a, const char *b);
 
 /* ---- vectors -------------------------------------------------------------- */
 

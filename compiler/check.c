@@ -618,6 +618,7 @@ static void add_pattern(compilation *c, decl *d, titem *it, vec *vars, vec *vals
     lpattern *lp = lower_pattern(c, d, it, it->pats.v[0], name, vars, vals);
     if (!lp)
         return;
+    lp->at = it->name_at;
     for (int i = 0; i < it->settings.n; i++) {
         param_ast *s = it->settings.v[i];
         if (strcmp(s->key, "efficiency") != 0) {
@@ -911,7 +912,12 @@ static bool callee_ops(scope *s, pat *p, vec *ops, letenv *env)
 {
     compilation *c = s->c;
     if (p->kind == P_ALT)
-        return callee_ops(s, p->a, ops, env) & callee_ops(s, p->b, ops, env);
+    {
+        /* Both sides, so that every unknown name is reported. */
+        bool a = callee_ops(s, p->a, ops, env);
+        bool b = callee_ops(s, p->b, ops, env);
+        return a && b;
+    }
     if (p->kind != P_NAME) {
         ERR(p->at, "only an operator, a let or an alternative of operators can be called");
         return false;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ast.h"
+#include "errfmt.h"
 
 static void vreport(diag *d, const char *kind, loc at, const char *fmt, va_list ap)
 {
@@ -38,33 +39,6 @@ void diag_note(diag *d, loc at, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Optimal string alignment distance: insertions, deletions, substitutions
- * and transpositions of neighbours ("cdua" is one edit from "cuda"). */
-int edit_distance(const char *a, const char *b)
-{
-    size_t n = strlen(a), m = strlen(b);
-    if (n > 63 || m > 63)
-        return 1000;
-    int d[64][64];
-    for (size_t i = 0; i <= n; i++)
-        d[i][0] = (int)i;
-    for (size_t j = 0; j <= m; j++)
-        d[0][j] = (int)j;
-    for (size_t i = 1; i <= n; i++)
-        for (size_t j = 1; j <= m; j++) {
-            int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            if (d[i - 1][j] + 1 < best)
-                best = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < best)
-                best = d[i][j - 1] + 1;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]
-                && d[i - 2][j - 2] + 1 < best)
-                best = d[i - 2][j - 2] + 1;
-            d[i][j] = best;
-        }
-    return d[n][m];
-}
-
 const char *diag_suggest(const char *name, const char *const *names, int n)
 {
     /* Allow about one edit in three characters, at least one, at most 3. */
@@ -78,7 +52,7 @@ const char *diag_suggest(const char *name, const char *const *names, int n)
     for (int i = 0; i < n; i++) {
         if (!names[i] || strcmp(names[i], name) == 0)
             continue;
-        int d = edit_distance(name, names[i]);
+        int d = bx_edit_distance(name, names[i]);
         if (d < bestd) {
             bestd = d;
             best = names[i];

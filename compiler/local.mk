@@ -13,7 +13,7 @@ compiler_libbyocc_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/compiler \
 # Generated scanners trip -Wmissing-prototypes and friends; the flags that
 # matter stay on.
 compiler_libbyocc_la_CFLAGS = $(AM_CFLAGS)
-compiler_libbyocc_la_LIBADD = runtime/libbyoc.la runtime/libbyocutil.la
+compiler_libbyocc_la_LIBADD = runtime/libbyocutil.la
 
 bin_PROGRAMS += compiler/byocc
 compiler_byocc_SOURCES = compiler/main.c

@@ -17,6 +17,10 @@
 void bx_error_set(byoc_error *e, const char *file, int line, int col,
                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* Optimal string alignment distance: insertions, deletions, substitutions
+ * and swaps of neighbours each count one ("cdua" is one edit from "cuda"). */
+int bx_edit_distance(const char *a, const char *b);
+
 /* "Did you mean": offer candidate names one by one, then read best.  A
  * candidate is kept when it is within two edits of word (and closer than
  * the word is long), the first of the closest winning, so the hint is

@@ -50,7 +50,7 @@ enum { MAX_WORD = 63 };
 
 /* Optimal string alignment distance; words too long to matter get a
  * distance that no hint accepts. */
-static int edit_distance(const char *a, const char *b)
+int bx_edit_distance(const char *a, const char *b)
 {
     size_t n = strlen(a), m = strlen(b);
     if (n > MAX_WORD || m > MAX_WORD)
@@ -89,7 +89,7 @@ void bx_suggest_offer(bx_suggest *s, const char *candidate)
 {
     if (!candidate || strcmp(candidate, s->word) == 0)
         return;
-    int d = edit_distance(s->word, candidate);
+    int d = bx_edit_distance(s->word, candidate);
     if (d < s->dist) {
         s->dist = d;
         s->best = candidate;

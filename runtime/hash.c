@@ -21,7 +21,7 @@ void bx_hash_free(bx_hash *t)
 uint64_t bx_hash_str(const char *s)
 {
     /* FNV-1a, 64 bit. */
-    uint64_t h = 1469598103934665603ull;
+    uint64_t h = 14695981039346656037ull;
     for (; *s; s++) {
         h ^= (unsigned char)*s;
         h *= 1099511628211ull;

@@ -211,7 +211,11 @@ static void copy_value(byoc_value *dst, const byoc_value *src, copy_cursor *c)
         c->chars += n;
     } else if (src->kind == BYOC_V_LIST) {
         /* Claim this level's items before the nested levels claim theirs. */
-        byoc_value *items = src->u.list.n ? c->items : NULL;
+        if (src->u.list.n == 0) {
+            dst->u.list.items = NULL;
+            return;
+        }
+        byoc_value *items = c->items;
         c->items += src->u.list.n;
         for (size_t i = 0; i < src->u.list.n; i++)
             copy_value(&items[i], &src->u.list.items[i], c);
@@ -223,7 +227,8 @@ void bx_value_copy_into(byoc_value *dst, const byoc_value *src, void *mem)
 {
     size_t nitems = 0, nchars = 0;
     copy_needs(src, &nitems, &nchars);
-    copy_cursor c = {mem, (char *)mem + nitems * sizeof(byoc_value)};
+    /* A scalar, or an empty list, needs no block: mem may be NULL. */
+    copy_cursor c = {mem, mem ? (char *)mem + nitems * sizeof(byoc_value) : NULL};
     copy_value(dst, src, &c);
 }
 

@@ -20,7 +20,7 @@ tests_run_test_tour_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include
 	-I$(top_builddir)/examples
 tests_run_test_tour_CFLAGS = $(STRICT_CFLAGS) $(CHECK_CFLAGS)
 tests_run_test_tour_LDADD = runtime/libbyoc.la $(CHECK_LIBS)
-BUILT_SOURCES += $(EXAMPLE_GEN)
+$(tests_run_test_tour_OBJECTS): $(EXAMPLE_GEN)
 
 # The same with clang, when it is installed.
 if HAVE_CLANG

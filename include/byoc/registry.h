@@ -302,6 +302,11 @@ int byoc_registry_set_option_spec(byoc_registry *reg, const char *spec,
 /* Reset every option of every target to its default. */
 void byoc_registry_reset_options(byoc_registry *reg);
 
+/* The Relay op vocabulary (lib/relay.byoc), compiled into libbyoc.  Backend
+ * modules that import relay.byoc register it first themselves. */
+extern const byoc_module_decl byoc_module_relay;
+int byoc_register_relay(byoc_registry *reg, byoc_error *err);
+
 /* Write a deterministic, human-readable listing of everything registered
  * (ops, devices, links, targets with parents, options with current
  * values, rules and patterns) to f; tests diff it. */

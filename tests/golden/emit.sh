@@ -9,11 +9,11 @@ tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT INT TERM
 pass=0 fail=0
 check() {
-    name=$1; shift
+    label=$1; shift
     if cmp -s "$@"; then
-        echo "PASS: $name"; pass=$((pass + 1))
+        echo "PASS: $label"; pass=$((pass + 1))
     else
-        echo "FAIL: $name"; diff -u "$@" | head -40; fail=$((fail + 1))
+        echo "FAIL: $label"; diff -u "$@" | head -40; fail=$((fail + 1))
     fi
 }
 for name in tour_gpu tour_npu; do

@@ -1,0 +1,412 @@
+/* The graph: nodes in one growable array, everything they point at in an
+ * arena the graph owns.
+ *
+ * The idea: a node's id is its index, and a node may only use nodes that
+ * already exist, so the array order is a topological order and no later
+ * pass needs to sort.  Calls are checked against the registry's op
+ * declarations as they are built; attribute values start as the
+ * declaration's defaults (pointers into static tables, copied by value) and
+ * are deep-copied into the arena only when set. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <byoc/graph.h>
+
+#include "arena.h"
+#include "die.h"
+#include "errfmt.h"
+#include "hash.h"
+#include "values.h"
+
+typedef struct bx_node {
+    byoc_node_kind kind;
+    const byoc_op_decl *op;     /* CALL */
+    int nargs;
+    const int *args;            /* CALL args, TUPLE fields, PROJ's tuple */
+    int proj_index;             /* PROJ */
+    const char *name;           /* INPUT */
+    byoc_value *attrs;          /* CALL: op->nattrs values */
+    const byoc_value *value;    /* CONST: NULL when not known */
+    int nfields;                /* tuple-typed: fields; -1: tensor-typed */
+    byoc_tensor_type type;      /* tensor-typed */
+    byoc_tensor_type *fields;   /* tuple-typed */
+} bx_node;
+
+struct byoc_graph {
+    const byoc_registry *reg;
+    bx_arena arena;
+    bx_node *nodes;
+    int n, cap;
+    bx_hash symbols;            /* name -> id + 1 */
+    const char **symbol_names;
+    int nsymbols, capsymbols;
+};
+
+static const byoc_tensor_type unknown_type = {BYOC_DT_VOID, -1, {0}};
+
+byoc_graph *byoc_graph_create(const byoc_registry *reg)
+{
+    byoc_graph *g = calloc(1, sizeof(*g));
+    if (!g)
+        bx_die("out of memory");
+    g->reg = reg;
+    bx_arena_init(&g->arena);
+    bx_hash_init(&g->symbols);
+    return g;
+}
+
+void byoc_graph_destroy(byoc_graph *g)
+{
+    if (!g)
+        return;
+    free(g->nodes);
+    free(g->symbol_names);
+    bx_hash_free(&g->symbols);
+    bx_arena_free(&g->arena);
+    free(g);
+}
+
+const byoc_registry *byoc_graph_registry(const byoc_graph *g) { return g ? g->reg : NULL; }
+
+/* ---- building ---------------------------------------------------------- */
+
+static bool valid_node(const byoc_graph *g, int node)
+{
+    return g && node >= 0 && node < g->n;
+}
+
+/* Types from callers are normalised: a rank outside 0..BYOC_MAX_RANK is
+ * "not known", an unknown dtype VOID, and dims past the rank zero, so two
+ * equal types compare equal bytewise. */
+static byoc_tensor_type clean_type(const byoc_tensor_type *t)
+{
+    byoc_tensor_type c = unknown_type;
+    if (!t)
+        return c;
+    c.dtype = (int)t->dtype >= 0 && t->dtype < BYOC_DT_COUNT_ ? t->dtype : BYOC_DT_VOID;
+    if (t->rank >= 0 && t->rank <= BYOC_MAX_RANK) {
+        c.rank = t->rank;
+        for (int i = 0; i < t->rank; i++)
+            c.dims[i] = t->dims[i];
+    }
+    return c;
+}
+
+static bool type_ok(const byoc_tensor_type *t, byoc_error *err)
+{
+    if (t && t->rank > BYOC_MAX_RANK) {
+        bx_error_set(err, NULL, 0, 0, "rank %d exceeds the maximum of %d", t->rank,
+                     BYOC_MAX_RANK);
+        return false;
+    }
+    return true;
+}
+
+static bx_node *new_node(byoc_graph *g, byoc_node_kind kind)
+{
+    if (g->n == g->cap) {
+        int cap = g->cap ? g->cap * 2 : 64;
+        bx_node *nodes = realloc(g->nodes, (size_t)cap * sizeof(*nodes));
+        if (!nodes)
+            bx_die("out of memory");
+        g->nodes = nodes;
+        g->cap = cap;
+    }
+    bx_node *n = &g->nodes[g->n++];
+    memset(n, 0, sizeof(*n));
+    n->kind = kind;
+    n->nfields = -1;
+    n->type = unknown_type;
+    return n;
+}
+
+/* Do all ids name existing nodes?  `what` names the user of args. */
+static bool args_ok(const byoc_graph *g, const int *args, int nargs, const char *what,
+                    byoc_error *err)
+{
+    if (nargs < 0 || (nargs > 0 && !args)) {
+        bx_error_set(err, NULL, 0, 0, "%s: bad argument list", what);
+        return false;
+    }
+    for (int i = 0; i < nargs; i++)
+        if (!valid_node(g, args[i])) {
+            bx_error_set(err, NULL, 0, 0, "argument %d of %s is node %d, which does not exist",
+                         i + 1, what, args[i]);
+            return false;
+        }
+    return true;
+}
+
+int byoc_graph_add_input(byoc_graph *g, const char *name, const byoc_tensor_type *t,
+                         byoc_error *err)
+{
+    if (!g || !type_ok(t, err))
+        return -1;
+    bx_node *n = new_node(g, BYOC_N_INPUT);
+    n->name = bx_arena_strdup(&g->arena, name ? name : "");
+    n->type = clean_type(t);
+    return g->n - 1;
+}
+
+int byoc_graph_add_const(byoc_graph *g, const byoc_tensor_type *t, const byoc_value *value,
+                         byoc_error *err)
+{
+    if (!g || !type_ok(t, err))
+        return -1;
+    byoc_value *copy = NULL;
+    if (value) {
+        copy = BX_NEW(&g->arena, byoc_value);
+        bx_value_copy_into(copy, value,
+                           bx_arena_alloc(&g->arena, bx_value_copy_size(value)));
+    }
+    bx_node *n = new_node(g, BYOC_N_CONST);
+    n->type = clean_type(t);
+    n->value = copy;
+    return g->n - 1;
+}
+
+int byoc_graph_add_call(byoc_graph *g, const char *op, const int *args, int nargs,
+                        byoc_error *err)
+{
+    if (!g)
+        return -1;
+    const byoc_op_decl *decl = byoc_registry_op(g->reg, op);
+    if (!decl) {
+        bx_suggest s;
+        char hint[160];
+        bx_suggest_init(&s, op);
+        for (int i = 0; i < byoc_registry_op_count(g->reg); i++)
+            bx_suggest_offer(&s, byoc_registry_op_at(g->reg, i)->name);
+        bx_error_set(err, NULL, 0, 0, "unknown operator '%s'%s", op ? op : "",
+                     bx_suggest_hint(&s, hint, sizeof hint));
+        return -1;
+    }
+    if (nargs != decl->ninputs) {
+        bx_error_set(err, NULL, 0, 0, "%s takes %d argument%s, got %d", decl->name,
+                     decl->ninputs, decl->ninputs == 1 ? "" : "s", nargs);
+        return -1;
+    }
+    if (!args_ok(g, args, nargs, decl->name, err))
+        return -1;
+    /* Absent attributes, required ones included, read as None until set:
+     * a predicate reading one is then false rather than wrong. */
+    byoc_value *attrs = BX_NEWN(&g->arena, byoc_value, decl->nattrs);
+    for (int i = 0; i < decl->nattrs; i++)
+        if (decl->attrs[i].has_default)
+            attrs[i] = decl->attrs[i].def;
+    bx_node *n = new_node(g, BYOC_N_CALL);
+    n->op = decl;
+    n->nargs = nargs;
+    n->args = bx_arena_memdup(&g->arena, args, sizeof(int) * (size_t)nargs);
+    n->attrs = attrs;
+    return g->n - 1;
+}
+
+int byoc_graph_add_tuple(byoc_graph *g, const int *fields, int n, byoc_error *err)
+{
+    if (!g || !args_ok(g, fields, n, "tuple", err))
+        return -1;
+    /* The tuple's type follows from its fields' when they are tensors. */
+    byoc_tensor_type *types = BX_NEWN(&g->arena, byoc_tensor_type, n);
+    for (int i = 0; i < n; i++) {
+        const bx_node *f = &g->nodes[fields[i]];
+        types[i] = f->nfields < 0 ? f->type : unknown_type;
+    }
+    bx_node *node = new_node(g, BYOC_N_TUPLE);
+    node->nargs = n;
+    node->args = bx_arena_memdup(&g->arena, fields, sizeof(int) * (size_t)n);
+    node->nfields = n;
+    node->fields = types;
+    return g->n - 1;
+}
+
+int byoc_graph_add_proj(byoc_graph *g, int tuple, int index, byoc_error *err)
+{
+    if (!g || !args_ok(g, &tuple, 1, "projection", err))
+        return -1;
+    const bx_node *t = &g->nodes[tuple];
+    if (index < 0) {
+        bx_error_set(err, NULL, 0, 0, "projection index %d is negative", index);
+        return -1;
+    }
+    if (t->nfields >= 0 && index >= t->nfields) {
+        bx_error_set(err, NULL, 0, 0, "projection .%d of node %d, a tuple of %d field%s", index,
+                     tuple, t->nfields, t->nfields == 1 ? "" : "s");
+        return -1;
+    }
+    /* Until its tuple's type is known, a projection's type is not. */
+    byoc_tensor_type type = t->nfields >= 0 ? t->fields[index] : unknown_type;
+    bx_node *n = new_node(g, BYOC_N_PROJ);
+    n->nargs = 1;
+    n->args = bx_arena_memdup(&g->arena, &tuple, sizeof(int));
+    n->proj_index = index;
+    n->type = type;
+    return g->n - 1;
+}
+
+int byoc_graph_set_attr(byoc_graph *g, int node, const char *name, const byoc_value *v,
+                        byoc_error *err)
+{
+    if (!valid_node(g, node) || g->nodes[node].kind != BYOC_N_CALL) {
+        bx_error_set(err, NULL, 0, 0, "node %d is not an operator call", node);
+        return -1;
+    }
+    bx_node *n = &g->nodes[node];
+    int i = byoc_op_attr_index(n->op, name);
+    if (i < 0) {
+        bx_suggest s;
+        char hint[160];
+        bx_suggest_init(&s, name);
+        for (int k = 0; k < n->op->nattrs; k++)
+            bx_suggest_offer(&s, n->op->attrs[k].name);
+        bx_error_set(err, NULL, 0, 0, "%s has no attribute '%s'%s", n->op->name,
+                     name ? name : "", bx_suggest_hint(&s, hint, sizeof hint));
+        return -1;
+    }
+    const byoc_attr_decl *a = &n->op->attrs[i];
+    if (!v || !bx_value_accepts(v, &a->type)) {
+        char want[64], got[64];
+        byoc_type_format(&a->type, want, sizeof want);
+        bx_error_set(err, NULL, 0, 0, "attribute '%s' of %s has type %s, not %s", name,
+                     n->op->name, want, bx_value_type_name(v, got, sizeof got));
+        return -1;
+    }
+    byoc_value copy;
+    bx_value_copy_into(&copy, v, bx_arena_alloc(&g->arena, bx_value_copy_size(v)));
+    bx_value_coerce(&copy, &a->type);
+    n->attrs[i] = copy;
+    return 0;
+}
+
+void byoc_graph_set_type(byoc_graph *g, int node, const byoc_tensor_type *t)
+{
+    if (!valid_node(g, node))
+        return;
+    bx_node *n = &g->nodes[node];
+    n->nfields = -1;
+    n->fields = NULL;
+    n->type = clean_type(t);
+}
+
+int byoc_graph_set_tuple_type(byoc_graph *g, int node, const byoc_tensor_type *fields, int n,
+                              byoc_error *err)
+{
+    if (!valid_node(g, node)) {
+        bx_error_set(err, NULL, 0, 0, "node %d does not exist", node);
+        return -1;
+    }
+    if (n < 0 || (n > 0 && !fields)) {
+        bx_error_set(err, NULL, 0, 0, "bad tuple type for node %d", node);
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        if (!type_ok(&fields[i], err))
+            return -1;
+    bx_node *x = &g->nodes[node];
+    byoc_tensor_type *types = BX_NEWN(&g->arena, byoc_tensor_type, n);
+    for (int i = 0; i < n; i++)
+        types[i] = clean_type(&fields[i]);
+    x->nfields = n;
+    x->fields = types;
+    x->type = unknown_type;
+    return 0;
+}
+
+int byoc_graph_symbol(byoc_graph *g, const char *name)
+{
+    if (!g || !name)
+        return -1;
+    void *v = bx_hash_get(&g->symbols, name);
+    if (v)
+        return (int)((uintptr_t)v - 1);
+    if (g->nsymbols == g->capsymbols) {
+        int cap = g->capsymbols ? g->capsymbols * 2 : 16;
+        const char **names = realloc(g->symbol_names, (size_t)cap * sizeof(*names));
+        if (!names)
+            bx_die("out of memory");
+        g->symbol_names = names;
+        g->capsymbols = cap;
+    }
+    const char *copy = bx_arena_strdup(&g->arena, name);
+    g->symbol_names[g->nsymbols] = copy;
+    bx_hash_put(&g->symbols, copy, (void *)(uintptr_t)(g->nsymbols + 1));
+    return g->nsymbols++;
+}
+
+const char *byoc_graph_symbol_name(const byoc_graph *g, int id)
+{
+    return g && id >= 0 && id < g->nsymbols ? g->symbol_names[id] : NULL;
+}
+
+/* ---- reading ----------------------------------------------------------- */
+
+int byoc_graph_node_count(const byoc_graph *g) { return g ? g->n : 0; }
+
+byoc_node_kind byoc_node_kind_of(const byoc_graph *g, int node)
+{
+    /* An invalid id is an internal error of the caller; INPUT is the
+     * answer that makes the least happen. */
+    return valid_node(g, node) ? g->nodes[node].kind : BYOC_N_INPUT;
+}
+
+const byoc_op_decl *byoc_node_op(const byoc_graph *g, int node)
+{
+    return valid_node(g, node) ? g->nodes[node].op : NULL;
+}
+
+int byoc_node_arg_count(const byoc_graph *g, int node)
+{
+    return valid_node(g, node) ? g->nodes[node].nargs : 0;
+}
+
+int byoc_node_arg(const byoc_graph *g, int node, int i)
+{
+    if (!valid_node(g, node) || i < 0 || i >= g->nodes[node].nargs)
+        return -1;
+    return g->nodes[node].args[i];
+}
+
+int byoc_node_proj_index(const byoc_graph *g, int node)
+{
+    return valid_node(g, node) && g->nodes[node].kind == BYOC_N_PROJ
+               ? g->nodes[node].proj_index
+               : -1;
+}
+
+const char *byoc_node_name(const byoc_graph *g, int node)
+{
+    return valid_node(g, node) ? g->nodes[node].name : NULL;
+}
+
+const byoc_value *byoc_node_attr_at(const byoc_graph *g, int node, int i)
+{
+    if (!valid_node(g, node) || g->nodes[node].kind != BYOC_N_CALL || i < 0
+        || i >= g->nodes[node].op->nattrs)
+        return NULL;
+    return &g->nodes[node].attrs[i];
+}
+
+const byoc_value *byoc_node_attr(const byoc_graph *g, int node, const char *name)
+{
+    return byoc_node_attr_at(g, node, byoc_op_attr_index(byoc_node_op(g, node), name));
+}
+
+const byoc_value *byoc_node_const_value(const byoc_graph *g, int node)
+{
+    return valid_node(g, node) ? g->nodes[node].value : NULL;
+}
+
+int byoc_node_field_count(const byoc_graph *g, int node)
+{
+    return valid_node(g, node) ? g->nodes[node].nfields : -1;
+}
+
+const byoc_tensor_type *byoc_node_type(const byoc_graph *g, int node, int field)
+{
+    if (!valid_node(g, node))
+        return NULL;
+    const bx_node *n = &g->nodes[node];
+    if (field < 0)
+        return n->nfields < 0 ? &n->type : NULL;
+    return field < n->nfields ? &n->fields[field] : NULL;
+}

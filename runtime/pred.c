@@ -1,0 +1,510 @@
+/* What compiled predicates call: reads of the graph, the bound slots and
+ * the target's options, on behalf of byocc-generated code.
+ *
+ * The one rule: nothing here fails loudly.  Whatever is absent or unknown
+ * - an unbound slot, an unknown dim, an optional attribute left None, an
+ * index out of range, a division by zero - sets ev->undef and returns a
+ * neutral value (0, 0.0, "", VOID, NULL, an empty sequence), and the
+ * generated code treats a clause that read such a value as false.
+ *
+ * Partition-level sequences (a candidate's input and output tensors) are
+ * not stored anywhere: byoc_seq is a small value with no room for them, so
+ * each access recomputes them from the graph by scanning it.  That is
+ * linear in the graph per access, which is fine for predicates that look
+ * at a few of them. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <byoc/pred.h>
+
+#include "die.h"
+
+static const byoc_tref no_tensor = {-1, -1};
+
+static bool undef_bool(byoc_eval *ev) { ev->undef = 1; return false; }
+static int64_t undef_int(byoc_eval *ev) { ev->undef = 1; return 0; }
+static double undef_float(byoc_eval *ev) { ev->undef = 1; return 0.0; }
+
+bool byoc_ev_fail(byoc_eval *ev, int clause)
+{
+    ev->failed_clause = clause;
+    return false;
+}
+
+/* ---- tensors ----------------------------------------------------------- */
+
+byoc_tref byoc_ev_slot(byoc_eval *ev, int slot)
+{
+    if (!ev->slots || slot < 0 || slot >= ev->nslots || ev->slots[slot] < 0) {
+        ev->undef = 1;
+        return no_tensor;
+    }
+    byoc_tref t = {ev->slots[slot], -1};
+    return t;
+}
+
+static bool node_exists(const byoc_eval *ev, int node)
+{
+    return node >= 0 && node < byoc_graph_node_count(ev->graph);
+}
+
+/* The type of t, or NULL (and undef) when t has none: a bad node, a tuple
+ * read as a whole, a field out of range. */
+static const byoc_tensor_type *type_of(byoc_eval *ev, byoc_tref t)
+{
+    const byoc_tensor_type *ty = byoc_node_type(ev->graph, t.node, t.field);
+    if (!ty)
+        ev->undef = 1;
+    return ty;
+}
+
+byoc_dtype byoc_ev_dtype(byoc_eval *ev, byoc_tref t)
+{
+    const byoc_tensor_type *ty = type_of(ev, t);
+    if (!ty || ty->dtype == BYOC_DT_VOID) {
+        ev->undef = 1;
+        return BYOC_DT_VOID;
+    }
+    return ty->dtype;
+}
+
+int64_t byoc_ev_rank(byoc_eval *ev, byoc_tref t)
+{
+    const byoc_tensor_type *ty = type_of(ev, t);
+    if (!ty || ty->rank < 0)
+        return undef_int(ev);
+    return ty->rank;
+}
+
+int64_t byoc_ev_dim(byoc_eval *ev, byoc_tref t, int64_t i)
+{
+    const byoc_tensor_type *ty = type_of(ev, t);
+    if (!ty || ty->rank < 0)
+        return undef_int(ev);
+    if (i < 0)
+        i += ty->rank;
+    if (i < 0 || i >= ty->rank || ty->dims[i] < 0)
+        return undef_int(ev);
+    return ty->dims[i];
+}
+
+int64_t byoc_ev_numel(byoc_eval *ev, byoc_tref t)
+{
+    const byoc_tensor_type *ty = type_of(ev, t);
+    if (!ty || ty->rank < 0)
+        return undef_int(ev);
+    int64_t p = 1;
+    for (int i = 0; i < ty->rank; i++) {
+        int64_t d = ty->dims[i];
+        if (d < 0 || (d > 0 && p > INT64_MAX / d))
+            return undef_int(ev);
+        p *= d;
+    }
+    return p;
+}
+
+bool byoc_ev_is_const(byoc_eval *ev, byoc_tref t)
+{
+    return node_exists(ev, t.node) && byoc_node_kind_of(ev->graph, t.node) == BYOC_N_CONST;
+}
+
+/* A scalar: a number, or a list holding exactly one (at any depth). */
+static bool scalar_of(const byoc_value *v, double *out)
+{
+    while (v && v->kind == BYOC_V_LIST && v->u.list.n == 1)
+        v = &v->u.list.items[0];
+    if (!v)
+        return false;
+    switch (v->kind) {
+    case BYOC_V_INT: *out = (double)v->u.i; return true;
+    case BYOC_V_FLOAT: *out = v->u.f; return true;
+    case BYOC_V_BOOL: *out = v->u.b ? 1.0 : 0.0; return true;
+    default: return false;
+    }
+}
+
+double byoc_ev_value(byoc_eval *ev, byoc_tref t)
+{
+    double x;
+    if (t.field >= 0 || !byoc_ev_is_const(ev, t)
+        || !scalar_of(byoc_node_const_value(ev->graph, t.node), &x))
+        return undef_float(ev);
+    return x;
+}
+
+const char *byoc_ev_op(byoc_eval *ev, byoc_tref t)
+{
+    const byoc_op_decl *op = node_exists(ev, t.node) ? byoc_node_op(ev->graph, t.node) : NULL;
+    return op ? op->name : NULL;
+}
+
+bool byoc_ev_tref_eq(byoc_tref a, byoc_tref b)
+{
+    return a.node == b.node && a.field == b.field;
+}
+
+/* ---- values ------------------------------------------------------------ */
+
+const byoc_value *byoc_ev_attr(byoc_eval *ev, byoc_tref t, const char *name)
+{
+    const byoc_value *v = node_exists(ev, t.node) ? byoc_node_attr(ev->graph, t.node, name)
+                                                  : NULL;
+    if (!v || v->kind == BYOC_V_NONE) {
+        ev->undef = 1;
+        return NULL;
+    }
+    return v;
+}
+
+const byoc_value *byoc_ev_option(byoc_eval *ev, int index)
+{
+    if (!ev->options || index < 0 || index >= ev->noptions) {
+        ev->undef = 1;
+        return NULL;
+    }
+    return &ev->options[index];
+}
+
+bool byoc_ev_bool(byoc_eval *ev, const byoc_value *v)
+{
+    if (!v || v->kind != BYOC_V_BOOL)
+        return undef_bool(ev);
+    return v->u.b;
+}
+
+int64_t byoc_ev_int(byoc_eval *ev, const byoc_value *v)
+{
+    if (v && v->kind == BYOC_V_INT)
+        return v->u.i;
+    /* A float is an int only when it is one exactly. */
+    if (v && v->kind == BYOC_V_FLOAT && v->u.f >= -9223372036854775808.0
+        && v->u.f < 9223372036854775808.0 && (double)(int64_t)v->u.f == v->u.f)
+        return (int64_t)v->u.f;
+    return undef_int(ev);
+}
+
+double byoc_ev_float(byoc_eval *ev, const byoc_value *v)
+{
+    if (v && v->kind == BYOC_V_FLOAT)
+        return v->u.f;
+    if (v && v->kind == BYOC_V_INT)
+        return (double)v->u.i;
+    return undef_float(ev);
+}
+
+const char *byoc_ev_str(byoc_eval *ev, const byoc_value *v)
+{
+    if (!v || v->kind != BYOC_V_STRING) {
+        ev->undef = 1;
+        return "";
+    }
+    return v->u.s ? v->u.s : "";
+}
+
+byoc_dtype byoc_ev_dt(byoc_eval *ev, const byoc_value *v)
+{
+    if (!v || v->kind != BYOC_V_DTYPE) {
+        ev->undef = 1;
+        return BYOC_DT_VOID;
+    }
+    return v->u.dt;
+}
+
+uint64_t byoc_ev_ver(byoc_eval *ev, const byoc_value *v)
+{
+    if (!v || v->kind != BYOC_V_VERSION) {
+        ev->undef = 1;
+        return 0;
+    }
+    return v->u.ver;
+}
+
+/* ---- sequences --------------------------------------------------------- */
+
+static byoc_seq empty_seq(byoc_eval *ev, byoc_seq_kind kind)
+{
+    byoc_seq s;
+    memset(&s, 0, sizeof s);
+    s.kind = kind;
+    s.t = no_tensor;
+    ev->undef = 1;
+    return s;
+}
+
+byoc_seq byoc_ev_seq_values(byoc_eval *ev, const byoc_value *list)
+{
+    if (!list || list->kind != BYOC_V_LIST)
+        return empty_seq(ev, BYOC_SEQ_VALUES);
+    byoc_seq s = {BYOC_SEQ_VALUES, list, no_tensor, (int64_t)list->u.list.n};
+    return s;
+}
+
+byoc_seq byoc_ev_seq_shape(byoc_eval *ev, byoc_tref t)
+{
+    const byoc_tensor_type *ty = type_of(ev, t);
+    if (!ty || ty->rank < 0)
+        return empty_seq(ev, BYOC_SEQ_SHAPE);
+    byoc_seq s = {BYOC_SEQ_SHAPE, NULL, t, ty->rank};
+    return s;
+}
+
+byoc_seq byoc_ev_seq_inputs(byoc_eval *ev, byoc_tref t)
+{
+    if (!node_exists(ev, t.node))
+        return empty_seq(ev, BYOC_SEQ_INPUTS);
+    byoc_seq s = {BYOC_SEQ_INPUTS, NULL, t, byoc_node_arg_count(ev->graph, t.node)};
+    return s;
+}
+
+byoc_seq byoc_ev_seq_outputs(byoc_eval *ev, byoc_tref t)
+{
+    if (!node_exists(ev, t.node))
+        return empty_seq(ev, BYOC_SEQ_OUTPUTS);
+    int nf = byoc_node_field_count(ev->graph, t.node);
+    byoc_seq s = {BYOC_SEQ_OUTPUTS, NULL, t, nf >= 0 ? nf : 1};
+    return s;
+}
+
+/* Element `want` of a candidate's input or output tensors (when want >= 0
+ * and *out is given), and their number.  Inputs: distinct nodes used by a
+ * member but not members, in order of first use; outputs: members used by
+ * a non-member or by nothing at all (the graph's results). */
+static int64_t part_tensors(byoc_eval *ev, byoc_seq_kind kind, int64_t want, byoc_tref *out)
+{
+    int n = byoc_graph_node_count(ev->graph);
+    /* One byte per node: bit 1 member, bit 2 already listed, bit 4 used
+     * by a non-member, bit 8 used at all. */
+    unsigned char *mark = calloc((size_t)n + 1, 1);
+    if (!mark)
+        bx_die("out of memory");
+    for (int i = 0; i < ev->npart; i++) {
+        if (node_exists(ev, ev->part[i]))
+            mark[ev->part[i]] |= 1;
+        else
+            ev->undef = 1;
+    }
+    int64_t count = 0;
+    if (kind == BYOC_SEQ_PINPUTS) {
+        for (int i = 0; i < ev->npart; i++) {
+            int node = ev->part[i];
+            if (!node_exists(ev, node))
+                continue;
+            for (int k = 0; k < byoc_node_arg_count(ev->graph, node); k++) {
+                int a = byoc_node_arg(ev->graph, node, k);
+                if (a < 0 || (mark[a] & 3))
+                    continue;
+                mark[a] |= 2;
+                if (count++ == want && out)
+                    out->node = a, out->field = -1;
+            }
+        }
+    } else {
+        for (int j = 0; j < n; j++)
+            for (int k = 0; k < byoc_node_arg_count(ev->graph, j); k++) {
+                int a = byoc_node_arg(ev->graph, j, k);
+                if (a >= 0)
+                    mark[a] |= (mark[j] & 1) ? 8 : 8 | 4;
+            }
+        for (int i = 0; i < ev->npart; i++) {
+            int node = ev->part[i];
+            if (!node_exists(ev, node) || (mark[node] & 2))
+                continue;
+            mark[node] |= 2;
+            if ((mark[node] & 4) || !(mark[node] & 8))
+                if (count++ == want && out)
+                    out->node = node, out->field = -1;
+        }
+    }
+    free(mark);
+    return count;
+}
+
+byoc_seq byoc_ev_seq_part(byoc_eval *ev, byoc_seq_kind kind)
+{
+    if (!ev->part || ev->npart < 0 || !ev->graph)
+        return empty_seq(ev, kind);
+    byoc_seq s = {kind, NULL, no_tensor, 0};
+    switch (kind) {
+    case BYOC_SEQ_NODES: s.n = ev->npart; break;
+    case BYOC_SEQ_PINPUTS:
+    case BYOC_SEQ_POUTPUTS: s.n = part_tensors(ev, kind, -1, NULL); break;
+    default: return empty_seq(ev, kind);
+    }
+    return s;
+}
+
+int64_t byoc_ev_seq_len(byoc_eval *ev, byoc_seq s)
+{
+    (void)ev;
+    return s.n;
+}
+
+/* i as an index into s, negative counting from the end; -1 (and undef)
+ * when out of range. */
+static int64_t seq_index(byoc_eval *ev, byoc_seq s, int64_t i)
+{
+    if (i < 0)
+        i += s.n;
+    if (i < 0 || i >= s.n) {
+        ev->undef = 1;
+        return -1;
+    }
+    return i;
+}
+
+int64_t byoc_ev_seq_int(byoc_eval *ev, byoc_seq s, int64_t i)
+{
+    i = seq_index(ev, s, i);
+    if (i < 0)
+        return 0;
+    switch (s.kind) {
+    case BYOC_SEQ_VALUES: return byoc_ev_int(ev, &s.values->u.list.items[i]);
+    case BYOC_SEQ_SHAPE: return byoc_ev_dim(ev, s.t, i);
+    default: return undef_int(ev);
+    }
+}
+
+const byoc_value *byoc_ev_seq_value(byoc_eval *ev, byoc_seq s, int64_t i)
+{
+    i = seq_index(ev, s, i);
+    if (i < 0)
+        return NULL;
+    if (s.kind != BYOC_SEQ_VALUES) {
+        ev->undef = 1;
+        return NULL;
+    }
+    return &s.values->u.list.items[i];
+}
+
+byoc_tref byoc_ev_seq_tensor(byoc_eval *ev, byoc_seq s, int64_t i)
+{
+    i = seq_index(ev, s, i);
+    if (i < 0)
+        return no_tensor;
+    byoc_tref t = no_tensor;
+    switch (s.kind) {
+    case BYOC_SEQ_INPUTS:
+        t.node = byoc_node_arg(ev->graph, s.t.node, (int)i);
+        break;
+    case BYOC_SEQ_OUTPUTS:
+        t.node = s.t.node;
+        t.field = byoc_node_field_count(ev->graph, s.t.node) >= 0 ? (int)i : -1;
+        break;
+    case BYOC_SEQ_NODES:
+        t.node = ev->part[i];
+        break;
+    case BYOC_SEQ_PINPUTS:
+    case BYOC_SEQ_POUTPUTS:
+        /* The graph may not have changed since the sequence was made, so
+         * element i is still there; a miss means it did. */
+        if (part_tensors(ev, s.kind, i, &t) <= i)
+            ev->undef = 1;
+        break;
+    default:
+        ev->undef = 1;
+        break;
+    }
+    return t;
+}
+
+static bool is_tensor_seq(byoc_seq_kind k)
+{
+    return k != BYOC_SEQ_VALUES && k != BYOC_SEQ_SHAPE;
+}
+
+bool byoc_ev_seq_eq(byoc_eval *ev, byoc_seq a, byoc_seq b)
+{
+    if (a.n != b.n || is_tensor_seq(a.kind) != is_tensor_seq(b.kind))
+        return false;
+    /* An element that cannot be read makes the comparison false as well as
+     * undefined: two unknown dims are not known to be equal. */
+    int outer = ev->undef;
+    ev->undef = 0;
+    bool same = true;
+    for (int64_t i = 0; same && !ev->undef && i < a.n; i++) {
+        if (is_tensor_seq(a.kind))
+            same = byoc_ev_tref_eq(byoc_ev_seq_tensor(ev, a, i), byoc_ev_seq_tensor(ev, b, i));
+        else if (a.kind == BYOC_SEQ_VALUES && b.kind == BYOC_SEQ_VALUES)
+            same = byoc_value_equal(&a.values->u.list.items[i], &b.values->u.list.items[i]);
+        else
+            same = byoc_ev_seq_int(ev, a, i) == byoc_ev_seq_int(ev, b, i);
+    }
+    same = same && !ev->undef;
+    ev->undef |= outer;
+    return same;
+}
+
+/* ---- helpers ----------------------------------------------------------- */
+
+bool byoc_ev_str_eq(const char *a, const char *b)
+{
+    return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+bool byoc_ev_in_int(int64_t v, const int64_t *set, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (set[i] == v)
+            return true;
+    return false;
+}
+
+bool byoc_ev_in_float(double v, const double *set, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (set[i] == v)
+            return true;
+    return false;
+}
+
+bool byoc_ev_in_str(const char *v, const char *const *set, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (byoc_ev_str_eq(v, set[i]))
+            return true;
+    return false;
+}
+
+bool byoc_ev_in_dt(byoc_dtype v, const byoc_dtype *set, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (set[i] == v)
+            return true;
+    return false;
+}
+
+int64_t byoc_ev_count_ops(byoc_eval *ev, const char *const *ops, int n)
+{
+    if (!ev->part)
+        return undef_int(ev);
+    int64_t count = 0;
+    for (int i = 0; i < ev->npart; i++) {
+        byoc_tref t = {ev->part[i], -1};
+        const char *op = byoc_ev_op(ev, t);
+        if (op && byoc_ev_in_str(op, ops, n))
+            count++;
+    }
+    return count;
+}
+
+/* C's truncating division; what C leaves undefined is undefined here. */
+int64_t byoc_ev_div(byoc_eval *ev, int64_t a, int64_t b)
+{
+    if (b == 0 || (a == INT64_MIN && b == -1))
+        return undef_int(ev);
+    return a / b;
+}
+
+int64_t byoc_ev_mod(byoc_eval *ev, int64_t a, int64_t b)
+{
+    if (b == 0 || (a == INT64_MIN && b == -1))
+        return undef_int(ev);
+    return a % b;
+}
+
+double byoc_ev_fdiv(byoc_eval *ev, double a, double b)
+{
+    if (b == 0.0)
+        return undef_float(ev);
+    return a / b;
+}
