@@ -8,7 +8,66 @@ AM_TESTS_ENVIRONMENT = \
 
 # Golden diagnostics and golden generated code.
 TESTS += tests/golden/diag.sh tests/golden/emit.sh
-EXTRA_DIST += tests/golden
+# Listed one by one: a folder in EXTRA_DIST would also ship test logs.
+EXTRA_DIST += tests/golden/diag.sh tests/golden/emit.sh \
+	tests/golden/diag/attribute_of_wildcard.byoc \
+	tests/golden/diag/attribute_of_wildcard.err \
+	tests/golden/diag/attribute_type.byoc \
+	tests/golden/diag/attribute_type.err \
+	tests/golden/diag/bound_twice.byoc \
+	tests/golden/diag/bound_twice.err \
+	tests/golden/diag/cycle_b.byoc \
+	tests/golden/diag/device_and_link.byoc \
+	tests/golden/diag/device_and_link.err \
+	tests/golden/diag/duplicate_declaration.byoc \
+	tests/golden/diag/duplicate_declaration.err \
+	tests/golden/diag/for_duplicate_names.byoc \
+	tests/golden/diag/for_duplicate_names.err \
+	tests/golden/diag/import_cycle.byoc \
+	tests/golden/diag/import_cycle.err \
+	tests/golden/diag/let_arity.byoc \
+	tests/golden/diag/let_arity.err \
+	tests/golden/diag/let_free_name.byoc \
+	tests/golden/diag/let_free_name.err \
+	tests/golden/diag/lexical_errors.byoc \
+	tests/golden/diag/lexical_errors.err \
+	tests/golden/diag/mini_ops.byoc \
+	tests/golden/diag/missing_import.byoc \
+	tests/golden/diag/missing_import.err \
+	tests/golden/diag/op_declaration.byoc \
+	tests/golden/diag/op_declaration.err \
+	tests/golden/diag/option_default_type.byoc \
+	tests/golden/diag/option_default_type.err \
+	tests/golden/diag/option_inheritance.byoc \
+	tests/golden/diag/option_inheritance.err \
+	tests/golden/diag/parent_cycle.byoc \
+	tests/golden/diag/parent_cycle.err \
+	tests/golden/diag/pattern_shapes.byoc \
+	tests/golden/diag/pattern_shapes.err \
+	tests/golden/diag/predicate_type_mismatch.byoc \
+	tests/golden/diag/predicate_type_mismatch.err \
+	tests/golden/diag/syntax_error.byoc \
+	tests/golden/diag/syntax_error.err \
+	tests/golden/diag/target_settings.byoc \
+	tests/golden/diag/target_settings.err \
+	tests/golden/diag/unknown_attribute.byoc \
+	tests/golden/diag/unknown_attribute.err \
+	tests/golden/diag/unknown_function.byoc \
+	tests/golden/diag/unknown_function.err \
+	tests/golden/diag/unknown_name.byoc \
+	tests/golden/diag/unknown_name.err \
+	tests/golden/diag/unknown_op.byoc \
+	tests/golden/diag/unknown_op.err \
+	tests/golden/diag/unknown_parent.byoc \
+	tests/golden/diag/unknown_parent.err \
+	tests/golden/diag/unknown_target_option.byoc \
+	tests/golden/diag/unknown_target_option.err \
+	tests/golden/diag/wrong_arg_count.byoc \
+	tests/golden/diag/wrong_arg_count.err \
+	tests/golden/emit/tour_gpu.c.golden \
+	tests/golden/emit/tour_gpu.h.golden \
+	tests/golden/emit/tour_npu.c.golden \
+	tests/golden/emit/tour_npu.h.golden
 
 # Compile-and-run: the generated code of the tour examples, built strictly.
 STRICT_CFLAGS = -std=c11 -Wall -Wextra -Werror -pedantic
@@ -26,14 +85,22 @@ $(tests_run_test_tour_OBJECTS): $(EXAMPLE_GEN)
 if HAVE_CLANG
 check_SCRIPTS = tests/run/test_tour_clang$(EXEEXT)
 TESTS += tests/run/test_tour_clang$(EXEEXT)
-CLEANFILES += tests/run/test_tour_clang$(EXEEXT)
+CLEANFILES += tests/run/test_tour_clang$(EXEEXT) tests/run/clang/*.o
 endif
-tests/run/test_tour_clang$(EXEEXT): $(srcdir)/tests/run/test_tour.c examples/tour_gpu.c \
-		examples/tour_npu.c $(srcdir)/examples/tour_npu_extern.c runtime/libbyoc.la
-	$(AM_V_CCLD)$(LIBTOOL) $(AM_V_lt) --tag=CC --mode=link $(CLANG) $(STRICT_CFLAGS) \
-	  $(SAN_FLAGS) $(tests_run_test_tour_CPPFLAGS) $(CHECK_CFLAGS) -o $@ \
-	  $(srcdir)/tests/run/test_tour.c examples/tour_gpu.c examples/tour_npu.c \
-	  $(srcdir)/examples/tour_npu_extern.c runtime/libbyoc.la $(CHECK_LIBS)
+# clang compiles the generated code and the driver; the link uses $(CC), so
+# that a sanitized build links the sanitizer runtime libbyoc was built with.
+TOUR_CLANG_SRC = $(srcdir)/tests/run/test_tour.c examples/tour_gpu.c examples/tour_npu.c \
+	$(srcdir)/examples/tour_npu_extern.c
+tests/run/test_tour_clang$(EXEEXT): $(TOUR_CLANG_SRC) $(EXAMPLE_GEN) runtime/libbyoc.la
+	@$(MKDIR_P) tests/run/clang
+	$(AM_V_CC)for f in $(TOUR_CLANG_SRC); do \
+	  $(CLANG) $(STRICT_CFLAGS) $(tests_run_test_tour_CPPFLAGS) $(CHECK_CFLAGS) \
+	    -c -o tests/run/clang/`basename $$f .c`.o $$f || exit 1; \
+	done
+	$(AM_V_CCLD)$(LIBTOOL) $(AM_V_lt) --tag=CC --mode=link $(CC) $(CFLAGS) $(LDFLAGS) -o $@ \
+	  tests/run/clang/test_tour.o tests/run/clang/tour_gpu.o tests/run/clang/tour_npu.o \
+	  tests/run/clang/tour_npu_extern.o runtime/libbyoc.la $(CHECK_LIBS)
+
 
 # Unit tests of byocc's phases, against its convenience library.
 COMPILER_TEST_CPPFLAGS = $(compiler_libbyocc_la_CPPFLAGS)
