@@ -7,6 +7,8 @@
  * declarations as they are built; attribute values start as the
  * declaration's defaults (pointers into static tables, copied by value) and
  * are deep-copied into the arena only when set. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,32 +17,9 @@
 #include "arena.h"
 #include "die.h"
 #include "errfmt.h"
+#include "graph_impl.h"
 #include "hash.h"
 #include "values.h"
-
-typedef struct bx_node {
-    byoc_node_kind kind;
-    const byoc_op_decl *op;     /* CALL */
-    int nargs;
-    const int *args;            /* CALL args, TUPLE fields, PROJ's tuple */
-    int proj_index;             /* PROJ */
-    const char *name;           /* INPUT */
-    byoc_value *attrs;          /* CALL: op->nattrs values */
-    const byoc_value *value;    /* CONST: NULL when not known */
-    int nfields;                /* tuple-typed: fields; -1: tensor-typed */
-    byoc_tensor_type type;      /* tensor-typed */
-    byoc_tensor_type *fields;   /* tuple-typed */
-} bx_node;
-
-struct byoc_graph {
-    const byoc_registry *reg;
-    bx_arena arena;
-    bx_node *nodes;
-    int n, cap;
-    bx_hash symbols;            /* name -> id + 1 */
-    const char **symbol_names;
-    int nsymbols, capsymbols;
-};
 
 static const byoc_tensor_type unknown_type = {BYOC_DT_VOID, -1, {0}};
 
@@ -50,6 +29,8 @@ byoc_graph *byoc_graph_create(const byoc_registry *reg)
     if (!g)
         bx_die("out of memory");
     g->reg = reg;
+    g->output = -1;
+    g->cons_n = -1;
     bx_arena_init(&g->arena);
     bx_hash_init(&g->symbols);
     return g;
@@ -61,6 +42,9 @@ void byoc_graph_destroy(byoc_graph *g)
         return;
     free(g->nodes);
     free(g->symbol_names);
+    free(g->cons_start);
+    free(g->cons);
+    free(g->notes);
     bx_hash_free(&g->symbols);
     bx_arena_free(&g->arena);
     free(g);
@@ -196,6 +180,7 @@ int byoc_graph_add_call(byoc_graph *g, const char *op, const int *args, int narg
             attrs[i] = decl->attrs[i].def;
     bx_node *n = new_node(g, BYOC_N_CALL);
     n->op = decl;
+    n->opname = decl->name;
     n->nargs = nargs;
     n->args = bx_arena_memdup(&g->arena, args, sizeof(int) * (size_t)nargs);
     n->attrs = attrs;
@@ -252,6 +237,10 @@ int byoc_graph_set_attr(byoc_graph *g, int node, const char *name, const byoc_va
         return -1;
     }
     bx_node *n = &g->nodes[node];
+    if (!n->op) {
+        bx_error_set(err, NULL, 0, 0, "'%s' is an opaque call and has no attributes", n->opname);
+        return -1;
+    }
     int i = byoc_op_attr_index(n->op, name);
     if (i < 0) {
         bx_suggest s;
@@ -380,8 +369,8 @@ const char *byoc_node_name(const byoc_graph *g, int node)
 
 const byoc_value *byoc_node_attr_at(const byoc_graph *g, int node, int i)
 {
-    if (!valid_node(g, node) || g->nodes[node].kind != BYOC_N_CALL || i < 0
-        || i >= g->nodes[node].op->nattrs)
+    if (!valid_node(g, node) || g->nodes[node].kind != BYOC_N_CALL || !g->nodes[node].op
+        || i < 0 || i >= g->nodes[node].op->nattrs)
         return NULL;
     return &g->nodes[node].attrs[i];
 }
@@ -409,4 +398,170 @@ const byoc_tensor_type *byoc_node_type(const byoc_graph *g, int node, int field)
     if (field < 0)
         return n->nfields < 0 ? &n->type : NULL;
     return field < n->nfields ? &n->fields[field] : NULL;
+}
+
+/* ---- opaque calls, outputs, names, consumers ----------------------------- */
+
+int byoc_graph_add_opaque(byoc_graph *g, const char *op, const int *args, int nargs,
+                          byoc_error *err)
+{
+    if (!g || !op || !*op) {
+        bx_error_set(err, NULL, 0, 0, "an opaque call needs an op name");
+        return -1;
+    }
+    if (!args_ok(g, args, nargs, op, err))
+        return -1;
+    bx_node *n = new_node(g, BYOC_N_CALL);
+    n->opname = bx_arena_strdup(&g->arena, op);
+    n->nargs = nargs;
+    n->args = nargs ? bx_arena_memdup(&g->arena, args, sizeof(int) * (size_t)nargs) : NULL;
+    return g->n - 1;
+}
+
+int byoc_graph_set_output(byoc_graph *g, int node, byoc_error *err)
+{
+    if (!valid_node(g, node)) {
+        bx_error_set(err, NULL, 0, 0, "output node %d does not exist", node);
+        return -1;
+    }
+    g->output = node;
+    return 0;
+}
+
+int byoc_graph_output(const byoc_graph *g) { return g ? g->output : -1; }
+
+void byoc_graph_set_name(byoc_graph *g, int node, const char *name)
+{
+    if (valid_node(g, node))
+        g->nodes[node].name = name ? bx_arena_strdup(&g->arena, name) : NULL;
+}
+
+void byoc_graph_set_loc(byoc_graph *g, int node, int line, int col)
+{
+    if (valid_node(g, node)) {
+        g->nodes[node].line = line;
+        g->nodes[node].col = col;
+    }
+}
+
+void byoc_graph_set_source(byoc_graph *g, const char *file)
+{
+    if (g)
+        g->source = file ? bx_arena_strdup(&g->arena, file) : NULL;
+}
+
+const char *byoc_graph_source(const byoc_graph *g) { return g ? g->source : NULL; }
+
+const char *byoc_node_op_name(const byoc_graph *g, int node)
+{
+    return valid_node(g, node) && g->nodes[node].kind == BYOC_N_CALL ? g->nodes[node].opname
+                                                                    : NULL;
+}
+
+bool byoc_node_is_opaque(const byoc_graph *g, int node)
+{
+    return valid_node(g, node) && g->nodes[node].kind == BYOC_N_CALL && !g->nodes[node].op;
+}
+
+int byoc_node_line(const byoc_graph *g, int node)
+{
+    return valid_node(g, node) ? g->nodes[node].line : 0;
+}
+
+int byoc_node_col(const byoc_graph *g, int node)
+{
+    return valid_node(g, node) ? g->nodes[node].col : 0;
+}
+
+/* Counting sort of (arg -> user) edges: consumers come out in id order. */
+static void build_consumers(const byoc_graph *cg)
+{
+    byoc_graph *g = (byoc_graph *)cg; /* a cache, not a change */
+    if (g->cons_n == g->n)
+        return;
+    free(g->cons_start);
+    free(g->cons);
+    g->cons_start = calloc((size_t)g->n + 1, sizeof(int));
+    int edges = 0;
+    for (int i = 0; i < g->n; i++)
+        edges += g->nodes[i].nargs;
+    g->cons = malloc(sizeof(int) * (size_t)(edges ? edges : 1));
+    if (!g->cons_start || !g->cons)
+        bx_die("out of memory");
+    for (int i = 0; i < g->n; i++)
+        for (int k = 0; k < g->nodes[i].nargs; k++)
+            g->cons_start[g->nodes[i].args[k] + 1]++;
+    for (int i = 0; i < g->n; i++)
+        g->cons_start[i + 1] += g->cons_start[i];
+    int *fill = calloc((size_t)g->n + 1, sizeof(int));
+    if (!fill)
+        bx_die("out of memory");
+    for (int i = 0; i < g->n; i++)
+        for (int k = 0; k < g->nodes[i].nargs; k++) {
+            int a = g->nodes[i].args[k];
+            /* A node using the same argument twice is one consumer. */
+            int at = g->cons_start[a] + fill[a];
+            if (fill[a] > 0 && g->cons[at - 1] == i)
+                continue;
+            g->cons[at] = i;
+            fill[a]++;
+        }
+    /* Compact the slots left by repeated arguments. */
+    int out = 0;
+    for (int i = 0; i < g->n; i++) {
+        int start = g->cons_start[i];
+        g->cons_start[i] = out;
+        for (int k = 0; k < fill[i]; k++)
+            g->cons[out++] = g->cons[start + k];
+    }
+    g->cons_start[g->n] = out;
+    free(fill);
+    g->cons_n = g->n;
+}
+
+int byoc_node_consumer_count(const byoc_graph *g, int node)
+{
+    if (!valid_node(g, node))
+        return 0;
+    build_consumers(g);
+    return g->cons_start[node + 1] - g->cons_start[node];
+}
+
+int byoc_node_consumer(const byoc_graph *g, int node, int i)
+{
+    if (i < 0 || i >= byoc_node_consumer_count(g, node))
+        return -1;
+    return g->cons[g->cons_start[node] + i];
+}
+
+/* ---- notes ------------------------------------------------------------- */
+
+void bx_graph_note(byoc_graph *g, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    char *s = bx_arena_alloc(&g->arena, (size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    if (g->nnotes == g->capnotes) {
+        int cap = g->capnotes ? g->capnotes * 2 : 16;
+        const char **v = realloc(g->notes, sizeof(*v) * (size_t)cap);
+        if (!v)
+            bx_die("out of memory");
+        g->notes = v;
+        g->capnotes = cap;
+    }
+    g->notes[g->nnotes++] = s;
+}
+
+int byoc_graph_note_count(const byoc_graph *g) { return g ? g->nnotes : 0; }
+
+const char *byoc_graph_note(const byoc_graph *g, int i)
+{
+    return g && i >= 0 && i < g->nnotes ? g->notes[i] : NULL;
 }

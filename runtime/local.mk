@@ -14,7 +14,7 @@ runtime_libbyocutil_la_LIBADD = -lm
 # libbyoc: exports byoc_* and nothing else.
 lib_LTLIBRARIES += runtime/libbyoc.la
 runtime_libbyoc_la_SOURCES = \
-	runtime/graph.c \
+	runtime/graph.c runtime/graph_impl.h \
 	runtime/pred.c \
 	runtime/registry.c \
 	runtime/version.c

@@ -65,12 +65,38 @@ void byoc_graph_set_type(byoc_graph *g, int node, const byoc_tensor_type *t);
 int byoc_graph_set_tuple_type(byoc_graph *g, int node,
                               const byoc_tensor_type *fields, int n,
                               byoc_error *err);
+/* An opaque call: an op the registry does not know (an ONNX op with no
+ * mapping).  It has no attributes and no shape rule; its type is whatever
+ * the source declares, and only `supports *` targets take it. */
+int byoc_graph_add_opaque(byoc_graph *g, const char *op, const int *args,
+                          int nargs, byoc_error *err);
+/* The graph's result: one node (a tuple node for several results). */
+int byoc_graph_set_output(byoc_graph *g, int node, byoc_error *err);
+/* A name from the source for a node ("%42", an ONNX tensor name); inputs
+ * are named when added.  The string is copied. */
+void byoc_graph_set_name(byoc_graph *g, int node, const char *name);
+/* Where the node is in its source file; 0 when not known. */
+void byoc_graph_set_loc(byoc_graph *g, int node, int line, int col);
+/* The source file's name, for messages; copied. */
+void byoc_graph_set_source(byoc_graph *g, const char *file);
 /* Intern a symbolic dimension name; returns its id. */
 int byoc_graph_symbol(byoc_graph *g, const char *name);
 const char *byoc_graph_symbol_name(const byoc_graph *g, int id);
 
 /* ---- reading ------------------------------------------------------------ */
 int byoc_graph_node_count(const byoc_graph *g);
+/* The result node, or -1 when none was set. */
+int byoc_graph_output(const byoc_graph *g);
+const char *byoc_graph_source(const byoc_graph *g);
+/* The nodes that use `node`, in increasing id order.  Computed on first
+ * use after the graph last changed. */
+int byoc_node_consumer_count(const byoc_graph *g, int node);
+int byoc_node_consumer(const byoc_graph *g, int node, int i);
+/* CALL: the op's name, for opaque calls too; NULL for other nodes. */
+const char *byoc_node_op_name(const byoc_graph *g, int node);
+bool byoc_node_is_opaque(const byoc_graph *g, int node);
+int byoc_node_line(const byoc_graph *g, int node);
+int byoc_node_col(const byoc_graph *g, int node);
 byoc_node_kind byoc_node_kind_of(const byoc_graph *g, int node);
 /* CALL: its op; otherwise NULL. */
 const byoc_op_decl *byoc_node_op(const byoc_graph *g, int node);
@@ -79,7 +105,8 @@ int byoc_node_arg_count(const byoc_graph *g, int node);
 int byoc_node_arg(const byoc_graph *g, int node, int i);
 /* PROJ: the field index. */
 int byoc_node_proj_index(const byoc_graph *g, int node);
-/* INPUT: its name. */
+/* The node's name: an input's, or one set with byoc_graph_set_name;
+ * NULL when it has none. */
 const char *byoc_node_name(const byoc_graph *g, int node);
 /* CALL: attribute value (NONE when absent); NULL if the op has no such
  * attribute. */
@@ -91,6 +118,26 @@ const byoc_value *byoc_node_const_value(const byoc_graph *g, int node);
 int byoc_node_field_count(const byoc_graph *g, int node);
 /* The tensor type of field `field` (-1: the node itself if tensor-typed). */
 const byoc_tensor_type *byoc_node_type(const byoc_graph *g, int node, int field);
+
+/* Notes left by readers and inference: ops with no mapping that became
+ * opaque calls, nodes left untyped, types that disagree.  In order. */
+int byoc_graph_note_count(const byoc_graph *g);
+const char *byoc_graph_note(const byoc_graph *g, int i);
+
+/* ---- types ---------------------------------------------------------------- */
+/* Infer the type of every call, tuple and projection from its inputs with
+ * the shape rule its op declares.  A type already set on a call (Relay's
+ * ty= comments, ONNX value_info) is checked against the inferred one and a
+ * difference is an error (-1, err names the node).  A node whose type
+ * cannot be inferred - an unknown rule, inputs of unknown type, attributes
+ * the rule cannot use - keeps an unknown type and a reason; it is not an
+ * error.  Returns 0, or -1. */
+int byoc_graph_infer_types(byoc_graph *g, byoc_error *err);
+/* Why the node has no type after inference, or NULL when it has one. */
+const char *byoc_node_untyped_reason(const byoc_graph *g, int node);
+/* Floating-point operations of a call by its op's flops rule; 0 for other
+ * nodes and for data movement; -1 when not known (no type, unknown rule). */
+double byoc_node_flops(const byoc_graph *g, int node);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,1 @@
+# ONNX import: see runtime/onnx.c.
