@@ -753,7 +753,10 @@ static const char *emit_pattern(emitter *em, decl *t, lpattern *lp, file_ast *f)
         if (n->flags)
             sb_printf(&nodes, ", .flags = BYOC_PF_COMMUTE");
         sb_printf(&nodes, ", .slot = %d", n->slot);
-        sb_printf(&nodes, ", .index = %d", n->kind == BYOC_PAT_CONST ? -1 : n->index);
+        if (n->kind == BYOC_PAT_CONST && n->index >= 0)
+            sb_printf(&nodes, ", .index = %s", dt_enum[n->index]);
+        else
+            sb_printf(&nodes, ", .index = %d", n->index);
         if (n->ops.n)
             sb_printf(&nodes, ", .nops = %d, .ops = %s", n->ops.n, ops);
         if (n->kids.n)

@@ -18,3 +18,8 @@ examples/tour_gpu.c: $(BYOCC_BUILT) lib/relay.byoc
 examples/tour_npu.c: $(BYOCC_BUILT) lib/relay.byoc
 examples/tour_gpu.h: examples/tour_gpu.c
 examples/tour_npu.h: examples/tour_npu.c
+
+# Small models written for byoc (Relay text), installed with the examples.
+examplemodelsdir = $(pkgdatadir)/examples/models
+dist_examplemodels_DATA = examples/models/mobilenet_v2_block.relay \
+	examples/models/resnet_bottleneck.relay examples/models/transformer_encoder.relay

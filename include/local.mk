@@ -6,5 +6,6 @@ byocinclude_HEADERS = \
 	include/byoc/graph.h \
 	include/byoc/pred.h \
 	include/byoc/registry.h \
+	include/byoc/relay.h \
 	include/byoc/value.h
 nodist_byocinclude_HEADERS = include/byoc/version.h

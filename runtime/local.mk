@@ -19,6 +19,7 @@ runtime_libbyoc_la_SOURCES = \
 	runtime/registry.c \
 	runtime/version.c
 runtime_libbyoc_la_LIBADD = runtime/libbyocutil.la -lm
+nodist_runtime_libbyoc_la_SOURCES =
 runtime_libbyoc_la_LDFLAGS = -version-info 0:0:0 -export-symbols-regex '^byoc_'
 
 # Unit tests: one Check program per module.  They link the convenience

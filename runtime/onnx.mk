@@ -1,1 +1,48 @@
-# ONNX import: see runtime/onnx.c.
+# ONNX import: runtime/onnx.c reads models, runtime/onnx_ops.c maps their
+# ops.  With protobuf-c (configure's HAVE_ONNX), protoc-c compiles the ONNX
+# schema configure found (ONNX_PROTO, libonnx-dev's by default) into the
+# build tree; nothing generated is distributed or committed.  Without it
+# the same files build a library whose ONNX readers say it is not built in.
+runtime_libbyoc_la_SOURCES += runtime/onnx.c runtime/onnx.h runtime/onnx_ops.c
+byocinclude_HEADERS += include/byoc/onnx.h
+ONNX_PB_DEPS =
+
+if HAVE_ONNX
+ONNX_GEN = runtime/onnx.pb-c.c runtime/onnx.pb-c.h
+BUILT_SOURCES += $(ONNX_GEN)
+CLEANFILES += $(ONNX_GEN) runtime/onnx.proto
+nodist_runtime_libbyoc_la_SOURCES += runtime/onnx.pb-c.c
+runtime_libbyoc_la_LIBADD += $(PROTOBUF_C_LIBS)
+AM_CPPFLAGS += $(PROTOBUF_C_CFLAGS)
+ONNX_PB_DEPS += runtime/onnx.pb-c.h
+
+# The schema is copied first so that the generated files are named
+# onnx.pb-c.* whatever --with-onnx-proto names it, and protoc-c sees only
+# the build tree.
+runtime/onnx.pb-c.c: $(ONNX_PROTO)
+	@$(MKDIR_P) runtime
+	$(AM_V_at)rm -f runtime/onnx.proto && cat $(ONNX_PROTO) > runtime/onnx.proto
+	$(AM_V_GEN)$(PROTOC_C) --proto_path=runtime --c_out=runtime runtime/onnx.proto
+runtime/onnx.pb-c.h: runtime/onnx.pb-c.c
+	@test -f $@ || { rm -f runtime/onnx.pb-c.c; $(MAKE) $(AM_MAKEFLAGS) runtime/onnx.pb-c.c; }
+
+# Unit tests build their models with the generated protobuf-c API, so they
+# compile the generated code themselves: libbyoc exports only byoc_*.
+check_PROGRAMS += tests/unit/test_onnx
+TESTS += tests/unit/test_onnx
+tests_unit_test_onnx_SOURCES = tests/unit/test_onnx.c
+nodist_tests_unit_test_onnx_SOURCES = runtime/onnx.pb-c.c
+tests_unit_test_onnx_CFLAGS = $(RUNTIME_UNIT_CFLAGS)
+tests_unit_test_onnx_LDADD = $(RUNTIME_UNIT_LDADD) $(PROTOBUF_C_LIBS)
+$(tests_unit_test_onnx_OBJECTS): runtime/onnx.pb-c.h
+
+# Every shared ONNX model loads (tests/onnx/shared_models.sh); skipped
+# when ../shared/models is absent.
+check_PROGRAMS += tests/onnx/load_onnx
+tests_onnx_load_onnx_SOURCES = tests/onnx/load_onnx.c
+tests_onnx_load_onnx_LDADD = runtime/libbyoc.la
+TESTS += tests/onnx/shared_models.sh
+endif
+EXTRA_DIST += tests/onnx/shared_models.sh
+# The library's objects wait for the generated header (none without ONNX).
+$(runtime_libbyoc_la_OBJECTS): $(ONNX_PB_DEPS)

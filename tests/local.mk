@@ -120,3 +120,11 @@ tests_unit_test_resolve_SOURCES = tests/unit/test_resolve.c
 tests_unit_test_resolve_CPPFLAGS = $(COMPILER_TEST_CPPFLAGS)
 tests_unit_test_resolve_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_unit_test_resolve_LDADD = $(COMPILER_TEST_LDADD)
+
+# The shared real models (../shared/models), when present.
+AM_TESTS_ENVIRONMENT += BYOC_SHARED_MODELS='$(abs_top_srcdir)/../shared/models'; \
+	export BYOC_SHARED_MODELS;
+check_PROGRAMS += tests/models/relay_models
+TESTS += tests/models/relay_models
+tests_models_relay_models_SOURCES = tests/models/relay_models.c
+tests_models_relay_models_LDADD = runtime/libbyoc.la

@@ -8,6 +8,7 @@
 #include <byoc/registry.h>
 #include <byoc/graph.h>
 #include <byoc/pred.h>
+#include <byoc/relay.h>
 
 #ifdef __cplusplus
 extern "C" {

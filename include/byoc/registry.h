@@ -106,7 +106,8 @@ typedef struct byoc_pnode {
     uint8_t kind;           /* byoc_pkind */
     uint8_t flags;
     int16_t slot;           /* binding slot, -1 if none */
-    int32_t index;          /* PROJ: field index, -1 any */
+    int32_t index;          /* PROJ: field index, -1 any; CONST: the literal's
+                             * dtype (a typed literal such as 0i32), else -1 */
     uint16_t nops, nkids, nattrs;
     const char *const *ops; /* CALL: callee alternatives */
     const uint16_t *kids;

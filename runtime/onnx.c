@@ -1,0 +1,1437 @@
+/* Reading ONNX models into a graph.
+ *
+ * Two phases.  Decoding unpacks the protobuf with the code protoc-c
+ * generates from onnx.proto and copies what byoc needs - nodes, attributes,
+ * declared types, initializers and the few tensor contents that matter -
+ * into the plain structs of onnx.h; it is the only part that needs
+ * protobuf-c, and without it the readers fail with a message instead.
+ * Building then checks the node list (every input produced once, no
+ * cycles), sorts it topologically, since the graph wants arguments before
+ * their users and ONNX does not promise that, and hands each node to its
+ * converter in the op table (onnx_ops.c).
+ *
+ * The idea needed to read it: every ONNX tensor name is an ox_value that
+ * becomes a graph node only when a converter first uses it as an argument.
+ * Initializers that are only ever read as data (Reshape's shape, Split's
+ * sizes) therefore never reach the graph, as in TVM, where they become
+ * attributes; and a Transpose is held back until its user is known, so that
+ * MatMul and Gemm can fold it the way TVM's SimplifyExpr does.  Types come
+ * from the graph where it knows them, else from the model's declarations
+ * (inputs, value_info, outputs), else from a provisional run of inference;
+ * after the last node the graph is inferred for real and every declaration
+ * that disagrees with inference leaves a note. */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <byoc/onnx.h>
+#include <byoc/relay.h>
+
+#include "arena.h"
+#include "die.h"
+#include "errfmt.h"
+#include "graph_impl.h"
+#include "hash.h"
+#include "onnx.h"
+
+#ifdef HAVE_ONNX
+#include "runtime/onnx.pb-c.h"
+#endif
+
+/* Tensors with more elements than this keep no contents: shapes, axes and
+ * pads are far smaller, and weights are never needed. */
+enum { OX_DATA_MAX = 4096 };
+/* Constants get a value on the graph when scalar or a short 1-D list. */
+enum { OX_VALUE_MAX = 64 };
+
+struct ox_value {
+    const char *name;
+    int node;                   /* graph node; -1 until made */
+    int producer;               /* model node writing it; -1 if none */
+    int uses;                   /* node inputs and graph outputs naming it */
+    bool is_input;
+    bool is_const;              /* an initializer or a Constant's output */
+    byoc_tensor_type type;      /* is_const, tr_src: its type */
+    const ox_tensor *data;      /* is_const: contents, or NULL */
+    bool declared;              /* the model declares decl */
+    byoc_tensor_type decl;
+    ox_value *alias;            /* stands for this value (Identity) */
+    ox_value *tr_src;           /* a pending transpose of tr_src */
+    int tr_rank;
+    int64_t tr_perm[BYOC_MAX_RANK];
+};
+
+/* A declared tensor type: a graph input, output or value_info entry. */
+typedef struct ox_decl {
+    const char *name;
+    byoc_tensor_type type;
+    int64_t onnx_elem;          /* the element type as the model gives it */
+    bool bad_dtype;             /* one byoc does not have */
+    bool bad_rank;              /* more axes than BYOC_MAX_RANK */
+} ox_decl;
+
+typedef struct ox_init {
+    const char *name;
+    byoc_tensor_type type;
+    const ox_tensor *data;
+} ox_init;
+
+/* The model as decoding leaves it. */
+typedef struct ox_model {
+    int opset;                  /* of the default domain */
+    int nnodes, ninputs, noutputs, ninfos, ninits;
+    ox_node *nodes;
+    ox_decl *inputs, *outputs, *infos;
+    ox_init *inits;
+} ox_model;
+
+struct ox_reader {
+    byoc_graph *g;
+    const char *file;
+    byoc_error *err;
+    bool failed;
+    bx_arena arena;
+    bx_hash values;             /* name -> ox_value */
+    ox_model m;
+    int inferred_at;            /* node count at the last provisional inference */
+};
+
+/* ---- errors ------------------------------------------------------------- */
+
+static void reader_error(ox_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void reader_error(ox_reader *r, const char *fmt, ...)
+{
+    if (r->failed)
+        return;
+    r->failed = true;
+    char msg[480];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    bx_error_set(r->err, r->file, 0, 0, "%s", msg);
+}
+
+/* "node 'conv1' (Conv)", or for a nameless node "the Conv node writing
+ * 'y'": names are optional in ONNX, output names are not. */
+static const char *node_desc(const ox_node *n, char *buf, size_t size)
+{
+    if (n->name[0])
+        snprintf(buf, size, "node '%s' (%s)", n->name, n->op_type);
+    else if (n->noutputs > 0 && n->outputs[0][0])
+        snprintf(buf, size, "the %s node writing '%s'", n->op_type, n->outputs[0]);
+    else
+        snprintf(buf, size, "node %d (%s)", n->index, n->op_type);
+    return buf;
+}
+
+static void vnode_error(ox_reader *r, const ox_node *n, const char *fmt, va_list ap)
+{
+    char desc[200], msg[400];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    reader_error(r, "%s: %s", node_desc(n, desc, sizeof desc), msg);
+}
+
+int ox_fail(ox_cx *cx, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vnode_error(cx->r, cx->node, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int ox_unsupported(ox_cx *cx, const char *fmt, ...)
+{
+    char msg[300];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    cx->why = bx_arena_strdup(&cx->r->arena, msg);
+    return 1;
+}
+
+/* An error from the graph API, located at the node. */
+static int graph_fail(ox_cx *cx, const byoc_error *e)
+{
+    return ox_fail(cx, "%s", e->msg);
+}
+
+/* ---- dtypes ------------------------------------------------------------- */
+
+int ox_dtype(int64_t t)
+{
+    switch (t) {
+    case 1: return BYOC_DT_FLOAT32;
+    case 2: return BYOC_DT_UINT8;
+    case 3: return BYOC_DT_INT8;
+    case 4: return BYOC_DT_UINT16;
+    case 5: return BYOC_DT_INT16;
+    case 6: return BYOC_DT_INT32;
+    case 7: return BYOC_DT_INT64;
+    case 9: return BYOC_DT_BOOL;
+    case 10: return BYOC_DT_FLOAT16;
+    case 11: return BYOC_DT_FLOAT64;
+    case 12: return BYOC_DT_UINT32;
+    case 13: return BYOC_DT_UINT64;
+    case 16: return BYOC_DT_BFLOAT16;
+    default: return -1;
+    }
+}
+
+/* For messages about element types byoc lacks. */
+static const char *onnx_dtype_name(int64_t t)
+{
+    static const char *const names[] = {
+        "undefined", "float", "uint8", "int8", "uint16", "int16", "int32", "int64",
+        "string", "bool", "float16", "double", "uint32", "uint64", "complex64",
+        "complex128", "bfloat16", "float8e4m3fn", "float8e4m3fnuz", "float8e5m2",
+        "float8e5m2fnuz", "uint4", "int4",
+    };
+    return t >= 0 && t < (int64_t)(sizeof names / sizeof names[0]) ? names[t] : "unknown";
+}
+
+static const byoc_tensor_type unknown_type = {BYOC_DT_VOID, -1, {0}};
+
+/* ---- values --------------------------------------------------------------- */
+
+static ox_value *value_get(ox_reader *r, const char *name)
+{
+    return bx_hash_get(&r->values, name);
+}
+
+static ox_value *value_make(ox_reader *r, const char *name)
+{
+    ox_value *v = value_get(r, name);
+    if (v)
+        return v;
+    v = BX_NEW(&r->arena, ox_value);
+    v->name = bx_arena_strdup(&r->arena, name);
+    v->node = -1;
+    v->producer = -1;
+    v->type = unknown_type;
+    v->decl = unknown_type;
+    bx_hash_put(&r->values, v->name, v);
+    return v;
+}
+
+static ox_value *resolve(ox_value *v)
+{
+    while (v && v->alias)
+        v = v->alias;
+    return v;
+}
+
+static ox_value *out_value(ox_cx *cx, int i)
+{
+    if (i < 0 || i >= cx->node->noutputs || !cx->node->outputs[i][0])
+        return NULL;
+    return value_get(cx->r, cx->node->outputs[i]);
+}
+
+ox_value *ox_in(ox_cx *cx, int i)
+{
+    const ox_node *n = cx->node;
+    if (i < 0 || i >= n->ninputs || !n->inputs[i][0])
+        return NULL;
+    return value_get(cx->r, n->inputs[i]);
+}
+
+/* A graph value for a constant's contents: a scalar, or a short list. */
+static bool const_value(const ox_tensor *t, byoc_value *v, byoc_value *items, size_t cap)
+{
+    if (!t || (!t->i && !t->f))
+        return false;
+    bool is_bool = t->type.dtype == BYOC_DT_BOOL;
+    byoc_value *out = t->type.rank == 0 ? v : items;
+    size_t n = t->type.rank == 0 ? 1 : t->n;
+    if (t->type.rank > 1 || n > cap || (t->type.rank == 0 && t->n != 1))
+        return false;
+    for (size_t k = 0; k < n; k++) {
+        memset(&out[k], 0, sizeof out[k]);
+        if (t->f) {
+            out[k].kind = BYOC_V_FLOAT;
+            out[k].u.f = t->f[k];
+        } else if (is_bool) {
+            out[k].kind = BYOC_V_BOOL;
+            out[k].u.b = t->i[k] != 0;
+        } else {
+            out[k].kind = BYOC_V_INT;
+            out[k].u.i = t->i[k];
+        }
+    }
+    if (t->type.rank == 1) {
+        memset(v, 0, sizeof *v);
+        v->kind = BYOC_V_LIST;
+        v->u.list.items = items;
+        v->u.list.n = n;
+    }
+    return true;
+}
+
+int ox_node_of(ox_cx *cx, ox_value *v)
+{
+    v = resolve(v);
+    if (!v)
+        return -1;
+    if (v->node >= 0)
+        return v->node;
+    byoc_error e;
+    if (v->is_const) {
+        byoc_value val, items[OX_VALUE_MAX];
+        bool has = const_value(v->data, &val, items, OX_VALUE_MAX);
+        int node = byoc_graph_add_const(cx->g, &v->type, has ? &val : NULL, &e);
+        if (node < 0)
+            return graph_fail(cx, &e);
+        byoc_graph_set_name(cx->g, node, v->name);
+        v->node = node;
+        return node;
+    }
+    if (v->tr_src) {
+        int src = ox_node_of(cx, v->tr_src);
+        if (src < 0)
+            return -1;
+        int node = byoc_graph_add_call(cx->g, "transpose", &src, 1, &e);
+        if (node < 0)
+            return graph_fail(cx, &e);
+        v->node = node;
+        if (ox_set_ints(cx, node, "axes", v->tr_perm, (size_t)v->tr_rank) < 0)
+            return -1;
+        byoc_graph_set_name(cx->g, node, v->name);
+        return node;
+    }
+    /* Topological order makes producers come first. */
+    bx_die("ONNX value used before its producer was converted");
+}
+
+int ox_arg(ox_cx *cx, int i)
+{
+    ox_value *v = ox_in(cx, i);
+    if (!v)
+        return ox_fail(cx, "input %d is missing", i + 1);
+    return ox_node_of(cx, v);
+}
+
+byoc_tensor_type ox_out_decl(ox_cx *cx, int i)
+{
+    ox_value *v = out_value(cx, i);
+    return v && v->declared ? v->decl : unknown_type;
+}
+
+void *ox_alloc(ox_cx *cx, size_t size)
+{
+    return bx_arena_alloc(&cx->r->arena, size ? size : 1);
+}
+
+bool ox_output_used(ox_cx *cx, int i)
+{
+    ox_value *v = out_value(cx, i);
+    return v && v->uses > 0;
+}
+
+bool ox_pending_transpose(ox_value *v, ox_value **src, int64_t *perm, int *rank)
+{
+    v = resolve(v);
+    if (!v || !v->tr_src || v->node >= 0)
+        return false;
+    *src = v->tr_src;
+    *rank = v->tr_rank;
+    memcpy(perm, v->tr_perm, sizeof(int64_t) * (size_t)v->tr_rank);
+    return true;
+}
+
+/* Run inference over what is built so far, for a converter that needs a
+ * type the model does not declare.  Its notes are dropped: the final run
+ * makes them again, once. */
+static void provisional_inference(ox_reader *r)
+{
+    int n = byoc_graph_node_count(r->g);
+    if (n == r->inferred_at)
+        return;
+    r->inferred_at = n;
+    int notes = r->g->nnotes;
+    byoc_error e;
+    (void)byoc_graph_infer_types(r->g, &e);
+    r->g->nnotes = notes;
+}
+
+byoc_tensor_type ox_type(ox_cx *cx, ox_value *v)
+{
+    v = resolve(v);
+    if (!v)
+        return unknown_type;
+    const byoc_tensor_type *t = v->node >= 0 ? byoc_node_type(cx->g, v->node, -1) : NULL;
+    if (t && t->rank >= 0)
+        return *t;
+    if (v->is_const)
+        return v->type;
+    if (v->tr_src && v->node < 0) {
+        byoc_tensor_type s = ox_type(cx, v->tr_src), out = s;
+        if (s.rank == v->tr_rank)
+            for (int k = 0; k < s.rank; k++)
+                out.dims[k] = s.dims[v->tr_perm[k]];
+        else
+            out.rank = -1;
+        return out;
+    }
+    if (v->declared && v->decl.rank >= 0)
+        return v->decl;
+    if (v->node >= 0) {
+        provisional_inference(cx->r);
+        t = byoc_node_type(cx->g, v->node, -1);
+        if (t && t->rank >= 0)
+            return *t;
+    }
+    return v->declared ? v->decl : unknown_type;
+}
+
+const ox_tensor *ox_data(ox_cx *cx, ox_value *v)
+{
+    (void)cx;
+    v = resolve(v);
+    return v && v->is_const ? v->data : NULL;
+}
+
+/* ---- defining outputs ----------------------------------------------------- */
+
+void ox_define(ox_cx *cx, int i, int node)
+{
+    ox_value *v = out_value(cx, i);
+    if (!v)
+        return;
+    v->node = node;
+    if (!byoc_node_name(cx->g, node))
+        byoc_graph_set_name(cx->g, node, v->name);
+}
+
+void ox_alias(ox_cx *cx, int i, ox_value *src)
+{
+    ox_value *v = out_value(cx, i);
+    if (v && src && resolve(src) != v)
+        v->alias = src;
+}
+
+void ox_define_const(ox_cx *cx, int i, const byoc_tensor_type *type, const ox_tensor *t)
+{
+    ox_value *v = out_value(cx, i);
+    if (!v)
+        return;
+    v->is_const = true;
+    v->type = *type;
+    v->data = t;
+}
+
+void ox_define_transpose(ox_cx *cx, int i, ox_value *src, const int64_t *perm, int rank)
+{
+    ox_value *v = out_value(cx, i);
+    if (!v)
+        return;
+    v->tr_src = src;
+    v->tr_rank = rank;
+    memcpy(v->tr_perm, perm, sizeof(int64_t) * (size_t)rank);
+    /* The source's type permuted, for users that ask before it is built. */
+    v->type = unknown_type;
+}
+
+/* ---- attributes ------------------------------------------------------------ */
+
+const ox_attr *ox_attr_find(const ox_node *n, const char *name)
+{
+    for (int i = 0; i < n->nattrs; i++)
+        if (strcmp(n->attrs[i].name, name) == 0)
+            return n->attrs[i].type == OX_AT_UNDEFINED ? NULL : &n->attrs[i];
+    return NULL;
+}
+
+static const char *attr_type_name(int t)
+{
+    static const char *const names[] = {
+        "undefined", "a float", "an int", "a string", "a tensor", "a graph",
+        "a list of floats", "a list of ints", "a list of strings", "a list of tensors",
+        "a list of graphs", "a sparse tensor", "a list of sparse tensors", "a type",
+        "a list of types",
+    };
+    return t >= 0 && t < (int)(sizeof names / sizeof names[0]) ? names[t] : "of unknown type";
+}
+
+static int attr_wrong(ox_cx *cx, const ox_attr *a, const char *want)
+{
+    return ox_fail(cx, "attribute '%s' should be %s, not %s", a->name, want,
+                   attr_type_name(a->type));
+}
+
+int ox_attr_int(ox_cx *cx, const char *name, int64_t def, int64_t *out)
+{
+    const ox_attr *a = ox_attr_find(cx->node, name);
+    *out = def;
+    if (!a)
+        return 0;
+    if (a->type != OX_AT_INT)
+        return attr_wrong(cx, a, "an int");
+    *out = a->i;
+    return 1;
+}
+
+int ox_attr_float(ox_cx *cx, const char *name, double def, double *out)
+{
+    const ox_attr *a = ox_attr_find(cx->node, name);
+    *out = def;
+    if (!a)
+        return 0;
+    if (a->type == OX_AT_INT)
+        *out = (double)a->i;
+    else if (a->type == OX_AT_FLOAT)
+        *out = a->f;
+    else
+        return attr_wrong(cx, a, "a float");
+    return 1;
+}
+
+int ox_attr_string(ox_cx *cx, const char *name, const char *def, const char **out)
+{
+    const ox_attr *a = ox_attr_find(cx->node, name);
+    *out = def;
+    if (!a)
+        return 0;
+    if (a->type != OX_AT_STRING)
+        return attr_wrong(cx, a, "a string");
+    *out = a->s;
+    return 1;
+}
+
+int ox_attr_ints(ox_cx *cx, const char *name, const int64_t **out, size_t *n)
+{
+    const ox_attr *a = ox_attr_find(cx->node, name);
+    *out = NULL;
+    *n = 0;
+    if (!a)
+        return 0;
+    if (a->type != OX_AT_INTS)
+        return attr_wrong(cx, a, "a list of ints");
+    *out = a->ints;
+    *n = a->n;
+    return 1;
+}
+
+int ox_attr_floats(ox_cx *cx, const char *name, const double **out, size_t *n)
+{
+    const ox_attr *a = ox_attr_find(cx->node, name);
+    *out = NULL;
+    *n = 0;
+    if (!a)
+        return 0;
+    if (a->type != OX_AT_FLOATS)
+        return attr_wrong(cx, a, "a list of floats");
+    *out = a->floats;
+    *n = a->n;
+    return 1;
+}
+
+/* ---- building ---------------------------------------------------------------- */
+
+int ox_call(ox_cx *cx, const char *op, const int *args, int nargs)
+{
+    for (int i = 0; i < nargs; i++)
+        if (args[i] < 0)
+            return -1;
+    byoc_error e;
+    int node = byoc_graph_add_call(cx->g, op, args, nargs, &e);
+    return node < 0 ? graph_fail(cx, &e) : node;
+}
+
+static int set_attr(ox_cx *cx, int node, const char *attr, const byoc_value *v)
+{
+    byoc_error e;
+    if (node < 0)
+        return -1;
+    return byoc_graph_set_attr(cx->g, node, attr, v, &e) < 0 ? graph_fail(cx, &e) : 0;
+}
+
+int ox_set_int(ox_cx *cx, int node, const char *attr, int64_t v)
+{
+    byoc_value x = {.kind = BYOC_V_INT, .u.i = v};
+    return set_attr(cx, node, attr, &x);
+}
+
+int ox_set_float(ox_cx *cx, int node, const char *attr, double v)
+{
+    byoc_value x = {.kind = BYOC_V_FLOAT, .u.f = v};
+    return set_attr(cx, node, attr, &x);
+}
+
+int ox_set_bool(ox_cx *cx, int node, const char *attr, bool v)
+{
+    byoc_value x = {.kind = BYOC_V_BOOL, .u.b = v};
+    return set_attr(cx, node, attr, &x);
+}
+
+int ox_set_string(ox_cx *cx, int node, const char *attr, const char *v)
+{
+    byoc_value x = {.kind = BYOC_V_STRING, .u.s = v};
+    return set_attr(cx, node, attr, &x);
+}
+
+int ox_set_dtype(ox_cx *cx, int node, const char *attr, byoc_dtype v)
+{
+    byoc_value x = {.kind = BYOC_V_DTYPE, .u.dt = v};
+    return set_attr(cx, node, attr, &x);
+}
+
+int ox_set_ints(ox_cx *cx, int node, const char *attr, const int64_t *v, size_t n)
+{
+    byoc_value *items = BX_NEWN(&cx->r->arena, byoc_value, n ? n : 1);
+    for (size_t k = 0; k < n; k++) {
+        items[k].kind = BYOC_V_INT;
+        items[k].u.i = v[k];
+    }
+    byoc_value x = {.kind = BYOC_V_LIST, .u.list = {items, n}};
+    return set_attr(cx, node, attr, &x);
+}
+
+int ox_set_floats(ox_cx *cx, int node, const char *attr, const double *v, size_t n)
+{
+    byoc_value *items = BX_NEWN(&cx->r->arena, byoc_value, n ? n : 1);
+    for (size_t k = 0; k < n; k++) {
+        items[k].kind = BYOC_V_FLOAT;
+        items[k].u.f = v[k];
+    }
+    byoc_value x = {.kind = BYOC_V_LIST, .u.list = {items, n}};
+    return set_attr(cx, node, attr, &x);
+}
+
+int ox_set_pairs(ox_cx *cx, int node, const char *attr, const int64_t *v, size_t n)
+{
+    byoc_value *rows = BX_NEWN(&cx->r->arena, byoc_value, n ? n : 1);
+    byoc_value *cells = BX_NEWN(&cx->r->arena, byoc_value, 2 * n + 1);
+    for (size_t k = 0; k < n; k++) {
+        cells[2 * k].kind = cells[2 * k + 1].kind = BYOC_V_INT;
+        cells[2 * k].u.i = v[2 * k];
+        cells[2 * k + 1].u.i = v[2 * k + 1];
+        rows[k].kind = BYOC_V_LIST;
+        rows[k].u.list.items = &cells[2 * k];
+        rows[k].u.list.n = 2;
+    }
+    byoc_value x = {.kind = BYOC_V_LIST, .u.list = {rows, n}};
+    return set_attr(cx, node, attr, &x);
+}
+
+int ox_scalar(ox_cx *cx, byoc_dtype dt, double v)
+{
+    byoc_tensor_type t = {dt, 0, {0}};
+    byoc_value x;
+    memset(&x, 0, sizeof x);
+    if (dt == BYOC_DT_BOOL) {
+        x.kind = BYOC_V_BOOL;
+        x.u.b = v != 0;
+    } else if (byoc_dtype_class(dt) == 'f') {
+        x.kind = BYOC_V_FLOAT;
+        x.u.f = v;
+    } else {
+        x.kind = BYOC_V_INT;
+        x.u.i = (int64_t)v;
+    }
+    byoc_error e;
+    int node = byoc_graph_add_const(cx->g, &t, &x, &e);
+    return node < 0 ? graph_fail(cx, &e) : node;
+}
+
+int ox_transpose(ox_cx *cx, ox_value *v, const int64_t *perm, int rank)
+{
+    ox_value *src;
+    int64_t inner[BYOC_MAX_RANK], composed[BYOC_MAX_RANK];
+    int irank;
+    if (ox_pending_transpose(v, &src, inner, &irank) && irank == rank) {
+        /* transpose(transpose(x, p), q) = transpose(x, p[q[i]]). */
+        bool identity = true;
+        for (int k = 0; k < rank; k++) {
+            composed[k] = inner[perm[k]];
+            identity = identity && composed[k] == k;
+        }
+        if (identity)
+            return ox_node_of(cx, src);
+        int s = ox_node_of(cx, src);
+        int node = ox_call(cx, "transpose", &s, 1);
+        return ox_set_ints(cx, node, "axes", composed, (size_t)rank) < 0 ? -1 : node;
+    }
+    int s = ox_node_of(cx, v);
+    int node = ox_call(cx, "transpose", &s, 1);
+    return ox_set_ints(cx, node, "axes", perm, (size_t)rank) < 0 ? -1 : node;
+}
+
+int ox_tuple(ox_cx *cx, const int *fields, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (fields[i] < 0)
+            return -1;
+    byoc_error e;
+    int node = byoc_graph_add_tuple(cx->g, fields, n, &e);
+    return node < 0 ? graph_fail(cx, &e) : node;
+}
+
+int ox_proj(ox_cx *cx, int tuple, int index)
+{
+    if (tuple < 0)
+        return -1;
+    byoc_error e;
+    int node = byoc_graph_add_proj(cx->g, tuple, index, &e);
+    return node < 0 ? graph_fail(cx, &e) : node;
+}
+
+/* ---- building the graph ------------------------------------------------------ */
+
+/* An op byoc cannot map: an opaque call on all its inputs, typed as the
+ * model declares its outputs, one projection per output if several. */
+static int build_opaque(ox_cx *cx, const char *why)
+{
+    const ox_node *n = cx->node;
+    char desc[200];
+    node_desc(n, desc, sizeof desc);
+    bool other_domain = n->domain[0] && strcmp(n->domain, "ai.onnx") != 0;
+    const char *op = other_domain ? bx_arena_printf(&cx->r->arena, "%s.%s", n->domain, n->op_type)
+                                  : n->op_type;
+    int *args = BX_NEWN(&cx->r->arena, int, n->ninputs + 1), nargs = 0;
+    for (int i = 0; i < n->ninputs; i++) {
+        ox_value *v = ox_in(cx, i);
+        if (v && (args[nargs++] = ox_node_of(cx, v)) < 0)
+            return -1;
+    }
+    byoc_error e;
+    int call = byoc_graph_add_opaque(cx->g, op, args, nargs, &e);
+    if (call < 0)
+        return graph_fail(cx, &e);
+    if (why)
+        bx_graph_note(cx->g, "%s: kept as an opaque call: %s", desc, why);
+    else
+        bx_graph_note(cx->g, "%s: no mapping for ONNX op '%s'; kept as an opaque call", desc, op);
+    if (n->noutputs == 1) {
+        ox_value *v = out_value(cx, 0);
+        if (v && v->declared)
+            byoc_graph_set_type(cx->g, call, &v->decl);
+        ox_define(cx, 0, call);
+        return 0;
+    }
+    byoc_tensor_type *fields = BX_NEWN(&cx->r->arena, byoc_tensor_type, n->noutputs + 1);
+    for (int i = 0; i < n->noutputs; i++) {
+        ox_value *v = out_value(cx, i);
+        fields[i] = v && v->declared ? v->decl : unknown_type;
+    }
+    if (byoc_graph_set_tuple_type(cx->g, call, fields, n->noutputs, &e) < 0)
+        return graph_fail(cx, &e);
+    if (n->name[0])
+        byoc_graph_set_name(cx->g, call, n->name);
+    for (int i = 0; i < n->noutputs; i++)
+        if (out_value(cx, i)) {
+            int p = ox_proj(cx, call, i);
+            if (p < 0)
+                return -1;
+            ox_define(cx, i, p);
+        }
+    return 0;
+}
+
+static int build_node(ox_reader *r, const ox_node *n)
+{
+    ox_cx cx = {.r = r, .g = r->g, .node = n, .opset = r->m.opset};
+    bool default_domain = !n->domain[0] || strcmp(n->domain, "ai.onnx") == 0;
+    cx.map = default_domain ? ox_op_lookup(n->op_type) : NULL;
+    if (!cx.map)
+        return build_opaque(&cx, NULL);
+    int rc = cx.map->convert(&cx);
+    if (rc < 0)
+        return -1;
+    if (rc > 0)
+        return build_opaque(&cx, cx.why);
+    for (int i = 0; i < n->noutputs; i++) {
+        ox_value *v = out_value(&cx, i);
+        /* Outputs nobody reads may stay undefined (Dropout's mask). */
+        if (v && v->uses > 0 && v->node < 0 && !v->alias && !v->is_const && !v->tr_src)
+            bx_die("an ONNX converter left an output undefined");
+    }
+    return 0;
+}
+
+/* Depth-first post-order over the producers of each node's inputs, roots
+ * taken in model order: a model already in order stays in it.  A producer
+ * met again while still on the stack closes a cycle. */
+static int *topological_order(ox_reader *r)
+{
+    const ox_model *m = &r->m;
+    int *order = BX_NEWN(&r->arena, int, m->nnodes + 1), norder = 0;
+    char *state = BX_NEWN(&r->arena, char, m->nnodes + 1);  /* 0 new, 1 open, 2 done */
+    int *stack = BX_NEWN(&r->arena, int, m->nnodes + 1);
+    int *cursor = BX_NEWN(&r->arena, int, m->nnodes + 1);
+    for (int root = 0; root < m->nnodes; root++) {
+        if (state[root])
+            continue;
+        int sp = 0;
+        stack[sp] = root;
+        cursor[sp++] = 0;
+        state[root] = 1;
+        while (sp > 0) {
+            const ox_node *n = &m->nodes[stack[sp - 1]];
+            if (cursor[sp - 1] < n->ninputs) {
+                const char *in = n->inputs[cursor[sp - 1]++];
+                ox_value *v = in[0] ? value_get(r, in) : NULL;
+                int p = v ? v->producer : -1;
+                if (p < 0 || state[p] == 2)
+                    continue;
+                if (state[p] == 1) {
+                    char desc[200];
+                    reader_error(r, "%s is part of a cycle",
+                                 node_desc(&m->nodes[p], desc, sizeof desc));
+                    return NULL;
+                }
+                state[p] = 1;
+                stack[sp] = p;
+                cursor[sp++] = 0;
+            } else {
+                state[stack[sp - 1]] = 2;
+                order[norder++] = stack[--sp];
+            }
+        }
+    }
+    return order;
+}
+
+static void declare(ox_reader *r, const ox_decl *d)
+{
+    ox_value *v = value_make(r, d->name);
+    if (v->declared)
+        return;
+    v->declared = true;
+    v->decl = d->type;
+}
+
+/* Tables of names: initializers and inputs become values, declarations
+ * are attached, producers and users are checked. */
+static int check_names(ox_reader *r)
+{
+    const ox_model *m = &r->m;
+    for (int i = 0; i < m->ninits; i++) {
+        const ox_init *in = &m->inits[i];
+        if (!in->name[0]) {
+            reader_error(r, "initializer %d has no name", i);
+            return -1;
+        }
+        ox_value *v = value_make(r, in->name);
+        if (v->is_const) {
+            reader_error(r, "initializer '%s' is given twice", in->name);
+            return -1;
+        }
+        v->is_const = true;
+        v->type = in->type;
+        v->data = in->data;
+    }
+    for (int i = 0; i < m->ninputs; i++) {
+        const ox_decl *d = &m->inputs[i];
+        ox_value *v = value_make(r, d->name);
+        if (!d->name[0]) {
+            reader_error(r, "graph input %d has no name", i);
+            return -1;
+        }
+        if (v->is_const)
+            continue;   /* IR 3 lists initializers as inputs too: constants */
+        if (v->is_input) {
+            reader_error(r, "graph input '%s' is given twice", d->name);
+            return -1;
+        }
+        if (d->bad_dtype) {
+            reader_error(r, "graph input '%s' has element type %s, which byoc does not support",
+                         d->name, onnx_dtype_name(d->onnx_elem));
+            return -1;
+        }
+        if (d->bad_rank) {
+            reader_error(r, "graph input '%s' has more than %d axes", d->name, BYOC_MAX_RANK);
+            return -1;
+        }
+        byoc_error e;
+        int node = byoc_graph_add_input(r->g, d->name, &d->type, &e);
+        if (node < 0) {
+            reader_error(r, "graph input '%s': %s", d->name, e.msg);
+            return -1;
+        }
+        v->is_input = true;
+        v->node = node;
+        declare(r, d);
+    }
+    for (int i = 0; i < m->ninfos; i++)
+        if (m->infos[i].name[0])
+            declare(r, &m->infos[i]);
+    for (int i = 0; i < m->noutputs; i++)
+        if (m->outputs[i].name[0])
+            declare(r, &m->outputs[i]);
+    char desc[200], other[200];
+    for (int i = 0; i < m->nnodes; i++) {
+        const ox_node *n = &m->nodes[i];
+        for (int k = 0; k < n->noutputs; k++) {
+            if (!n->outputs[k][0])
+                continue;
+            ox_value *v = value_make(r, n->outputs[k]);
+            if (v->producer >= 0) {
+                reader_error(r, "%s and %s both write '%s'",
+                             node_desc(&m->nodes[v->producer], other, sizeof other),
+                             node_desc(n, desc, sizeof desc), v->name);
+                return -1;
+            }
+            if (v->is_input || v->is_const) {
+                reader_error(r, "%s writes '%s', which is a graph %s",
+                             node_desc(n, desc, sizeof desc), v->name,
+                             v->is_input ? "input" : "initializer");
+                return -1;
+            }
+            v->producer = i;
+        }
+    }
+    for (int i = 0; i < m->nnodes; i++) {
+        const ox_node *n = &m->nodes[i];
+        for (int k = 0; k < n->ninputs; k++) {
+            if (!n->inputs[k][0])
+                continue;
+            ox_value *v = value_get(r, n->inputs[k]);
+            if (!v || (!v->is_input && !v->is_const && v->producer < 0)) {
+                reader_error(r, "%s: input '%s' is not written by any node and is not a graph "
+                                "input or initializer",
+                             node_desc(n, desc, sizeof desc), n->inputs[k]);
+                return -1;
+            }
+            v->uses++;
+        }
+    }
+    for (int i = 0; i < m->noutputs; i++) {
+        ox_value *v = value_get(r, m->outputs[i].name);
+        if (!m->outputs[i].name[0] || !v || (!v->is_input && !v->is_const && v->producer < 0)) {
+            reader_error(r, "graph output '%s' is not written by any node and is not a graph "
+                            "input or initializer",
+                         m->outputs[i].name);
+            return -1;
+        }
+        v->uses++;
+    }
+    return 0;
+}
+
+static bool dims_disagree(const byoc_tensor_type *a, const byoc_tensor_type *b)
+{
+    if (a->dtype != BYOC_DT_VOID && b->dtype != BYOC_DT_VOID && a->dtype != b->dtype)
+        return true;
+    if (a->rank < 0 || b->rank < 0)
+        return false;
+    if (a->rank != b->rank)
+        return true;
+    /* Unknown and symbolic sizes agree with anything: a symbol names a
+     * size nobody knows, not a different one. */
+    for (int k = 0; k < a->rank; k++)
+        if (a->dims[k] >= 0 && b->dims[k] >= 0 && a->dims[k] != b->dims[k])
+            return true;
+    return false;
+}
+
+/* Every declared type that inference contradicts leaves a note. */
+static void compare_declarations(ox_reader *r)
+{
+    for (size_t i = 0; i < r->values.n; i++) {
+        ox_value *v = r->values.entries[i].val;
+        if (!v->declared || v->is_input || v->alias)
+            continue;
+        int node = v->node;
+        if (node < 0 || byoc_node_is_opaque(r->g, node))
+            continue;
+        const byoc_tensor_type *t = byoc_node_type(r->g, node, -1);
+        if (!t || t->rank < 0 || !dims_disagree(&v->decl, t))
+            continue;
+        char want[160], got[160];
+        byoc_relay_format_type(r->g, &v->decl, want, sizeof want);
+        byoc_relay_format_type(r->g, t, got, sizeof got);
+        bx_graph_note(r->g, "'%s': the model declares %s, inference gives %s", v->name, want,
+                      got);
+    }
+}
+
+static int build_outputs(ox_reader *r)
+{
+    const ox_model *m = &r->m;
+    ox_cx cx = {.r = r, .g = r->g, .opset = m->opset};
+    ox_node none = {.index = -1, .name = "", .op_type = "output", .domain = ""};
+    cx.node = &none;
+    if (m->noutputs == 0) {
+        reader_error(r, "the graph has no outputs");
+        return -1;
+    }
+    int *nodes = BX_NEWN(&r->arena, int, m->noutputs);
+    for (int i = 0; i < m->noutputs; i++)
+        if ((nodes[i] = ox_node_of(&cx, value_get(r, m->outputs[i].name))) < 0)
+            return -1;
+    int out = m->noutputs == 1 ? nodes[0] : ox_tuple(&cx, nodes, m->noutputs);
+    byoc_error e;
+    if (out < 0 || byoc_graph_set_output(r->g, out, &e) < 0) {
+        if (out >= 0)
+            reader_error(r, "%s", e.msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* Unused, but compiled and checked, in builds without protobuf-c. */
+__attribute__((unused)) static int build(ox_reader *r)
+{
+    if (check_names(r) < 0)
+        return -1;
+    int *order = topological_order(r);
+    if (!order)
+        return -1;
+    for (int i = 0; i < r->m.nnodes; i++)
+        if (build_node(r, &r->m.nodes[order[i]]) < 0)
+            return -1;
+    if (build_outputs(r) < 0)
+        return -1;
+    byoc_error e;
+    if (byoc_graph_infer_types(r->g, &e) < 0) {
+        reader_error(r, "%s", e.msg);
+        return -1;
+    }
+    compare_declarations(r);
+    return 0;
+}
+
+/* ---- decoding the protobuf ---------------------------------------------------- */
+
+#ifdef HAVE_ONNX
+
+#define S(x) ((x) ? (x) : "")
+
+/* Little-endian unsigned integer of `bytes` bytes. */
+static uint64_t le(const uint8_t *p, int bytes)
+{
+    uint64_t v = 0;
+    for (int k = bytes - 1; k >= 0; k--)
+        v = v << 8 | p[k];
+    return v;
+}
+
+static double half_to_double(uint16_t h)
+{
+    int e = (h >> 10) & 0x1f, f = h & 0x3ff;
+    double v = e == 0 ? ldexp(f, -24) : e == 31 ? (f ? NAN : INFINITY) : ldexp(f + 1024, e - 25);
+    return h & 0x8000 ? -v : v;
+}
+
+static double bits_to_float(uint32_t bits)
+{
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+static double bits_to_double(uint64_t bits)
+{
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
+/* One element of raw_data as the tensor's dtype says. */
+static void raw_element(byoc_dtype dt, const uint8_t *p, int64_t *iv, double *fv)
+{
+    switch (dt) {
+    case BYOC_DT_FLOAT32: *fv = bits_to_float((uint32_t)le(p, 4)); break;
+    case BYOC_DT_FLOAT64: *fv = bits_to_double(le(p, 8)); break;
+    case BYOC_DT_FLOAT16: *fv = half_to_double((uint16_t)le(p, 2)); break;
+    case BYOC_DT_BFLOAT16: *fv = bits_to_float((uint32_t)le(p, 2) << 16); break;
+    case BYOC_DT_BOOL: *iv = p[0] != 0; break;
+    case BYOC_DT_INT8: *iv = (int8_t)p[0]; break;
+    case BYOC_DT_UINT8: *iv = p[0]; break;
+    case BYOC_DT_INT16: *iv = (int16_t)le(p, 2); break;
+    case BYOC_DT_UINT16: *iv = (uint16_t)le(p, 2); break;
+    case BYOC_DT_INT32: *iv = (int32_t)le(p, 4); break;
+    case BYOC_DT_UINT32: *iv = (uint32_t)le(p, 4); break;
+    default: *iv = (int64_t)le(p, 8); break;
+    }
+}
+
+static int elem_bytes(byoc_dtype dt)
+{
+    return dt == BYOC_DT_BOOL ? 1 : byoc_dtype_bits(dt) / 8;
+}
+
+/* A TensorProto's type and, when the model carries it and it is small,
+ * its contents (*out NULL otherwise).  `what` names it for messages. */
+static int decode_tensor(ox_reader *r, const Onnx__TensorProto *t, const char *what,
+                         byoc_tensor_type *type, const ox_tensor **out)
+{
+    *out = NULL;
+    int dt = ox_dtype(t->has_data_type ? t->data_type : 0);
+    if (dt < 0) {
+        reader_error(r, "%s has element type %s, which byoc does not support", what,
+                     onnx_dtype_name(t->has_data_type ? t->data_type : 0));
+        return -1;
+    }
+    if (t->n_dims > BYOC_MAX_RANK) {
+        reader_error(r, "%s has %zu axes; byoc takes at most %d", what, t->n_dims,
+                     BYOC_MAX_RANK);
+        return -1;
+    }
+    *type = unknown_type;
+    type->dtype = (byoc_dtype)dt;
+    type->rank = (int)t->n_dims;
+    uint64_t numel = 1;
+    for (size_t k = 0; k < t->n_dims; k++) {
+        if (t->dims[k] < 0) {
+            reader_error(r, "%s has a negative dimension (%lld)", what, (long long)t->dims[k]);
+            return -1;
+        }
+        type->dims[k] = t->dims[k];
+        numel = t->dims[k] && numel > (UINT64_C(1) << 62) / (uint64_t)t->dims[k]
+                    ? UINT64_C(1) << 62
+                    : numel * (uint64_t)t->dims[k];
+    }
+    if (t->has_data_location && t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL)
+        return 0;
+    size_t typed_n = 0;
+    const char *field = NULL;
+    switch (dt) {
+    case BYOC_DT_FLOAT32: typed_n = t->n_float_data; field = "float_data"; break;
+    case BYOC_DT_FLOAT64: typed_n = t->n_double_data; field = "double_data"; break;
+    case BYOC_DT_INT64: typed_n = t->n_int64_data; field = "int64_data"; break;
+    case BYOC_DT_UINT32:
+    case BYOC_DT_UINT64: typed_n = t->n_uint64_data; field = "uint64_data"; break;
+    default: typed_n = t->n_int32_data; field = "int32_data"; break;
+    }
+    size_t esize = (size_t)elem_bytes((byoc_dtype)dt);
+    if (t->has_raw_data) {
+        if (numel > SIZE_MAX / esize || t->raw_data.len != numel * esize) {
+            reader_error(r, "%s: raw_data holds %zu bytes, but %llu elements of %s need %llu",
+                         what, t->raw_data.len, (unsigned long long)numel,
+                         byoc_dtype_name((byoc_dtype)dt),
+                         (unsigned long long)(numel * esize));
+            return -1;
+        }
+    } else if (typed_n == 0) {
+        return 0;   /* no data: only the type is known, which is all byoc needs */
+    } else if (typed_n != numel) {
+        reader_error(r, "%s: %s holds %zu elements, but its dims give %llu", what, field, typed_n,
+                     (unsigned long long)numel);
+        return -1;
+    }
+    if (numel > OX_DATA_MAX)
+        return 0;
+    ox_tensor *c = BX_NEW(&r->arena, ox_tensor);
+    c->type = *type;
+    c->n = (size_t)numel;
+    bool is_float = byoc_dtype_class((byoc_dtype)dt) == 'f';
+    int64_t *iv = is_float ? NULL : BX_NEWN(&r->arena, int64_t, numel + 1);
+    double *fv = is_float ? BX_NEWN(&r->arena, double, numel + 1) : NULL;
+    for (size_t k = 0; k < c->n; k++) {
+        int64_t i = 0;
+        double f = 0;
+        if (t->has_raw_data) {
+            raw_element((byoc_dtype)dt, t->raw_data.data + k * esize, &i, &f);
+        } else {
+            switch (dt) {
+            case BYOC_DT_FLOAT32: f = t->float_data[k]; break;
+            case BYOC_DT_FLOAT64: f = t->double_data[k]; break;
+            case BYOC_DT_INT64: i = t->int64_data[k]; break;
+            case BYOC_DT_UINT32:
+            case BYOC_DT_UINT64: i = (int64_t)t->uint64_data[k]; break;
+            /* float16 and bfloat16 keep their bits in int32_data. */
+            case BYOC_DT_FLOAT16: f = half_to_double((uint16_t)t->int32_data[k]); break;
+            case BYOC_DT_BFLOAT16:
+                f = bits_to_float((uint32_t)(uint16_t)t->int32_data[k] << 16);
+                break;
+            default: i = t->int32_data[k]; break;
+            }
+        }
+        if (is_float)
+            fv[k] = f;
+        else
+            iv[k] = i;
+    }
+    c->i = iv;
+    c->f = fv;
+    *out = c;
+    return 0;
+}
+
+static void decode_value_info(ox_reader *r, const Onnx__ValueInfoProto *vi, ox_decl *d)
+{
+    memset(d, 0, sizeof *d);
+    d->name = bx_arena_strdup(&r->arena, S(vi->name));
+    d->type = unknown_type;
+    const Onnx__TypeProto *tp = vi->type;
+    if (!tp || tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !tp->tensor_type)
+        return;
+    const Onnx__TypeProto__Tensor *tt = tp->tensor_type;
+    d->onnx_elem = tt->has_elem_type ? tt->elem_type : 0;
+    int dt = ox_dtype(d->onnx_elem);
+    d->bad_dtype = d->onnx_elem != 0 && dt < 0;
+    d->type.dtype = dt < 0 ? BYOC_DT_VOID : (byoc_dtype)dt;
+    if (!tt->shape)
+        return;
+    if (tt->shape->n_dim > BYOC_MAX_RANK) {
+        d->bad_rank = true;
+        return;
+    }
+    d->type.rank = (int)tt->shape->n_dim;
+    for (size_t k = 0; k < tt->shape->n_dim; k++) {
+        const Onnx__TensorShapeProto__Dimension *dim = tt->shape->dim[k];
+        int64_t size = BYOC_DIM_UNKNOWN;
+        if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE
+            && dim->dim_value >= 0)
+            size = dim->dim_value;
+        else if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM
+                 && dim->dim_param && dim->dim_param[0])
+            size = BYOC_DIM_SYMBOL(byoc_graph_symbol(r->g, dim->dim_param));
+        d->type.dims[k] = size;
+    }
+}
+
+/* Old models (IR < 3 writers) leave AttributeProto.type unset; the field
+ * that is present says it, as in TVM's _parse_attr. */
+static int attr_type_of(const Onnx__AttributeProto *a)
+{
+    if (a->has_type && a->type != ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__UNDEFINED)
+        return (int)a->type;
+    if (a->has_f) return OX_AT_FLOAT;
+    if (a->has_i) return OX_AT_INT;
+    if (a->has_s) return OX_AT_STRING;
+    if (a->t) return OX_AT_TENSOR;
+    if (a->g) return OX_AT_GRAPH;
+    if (a->n_floats) return OX_AT_FLOATS;
+    if (a->n_ints) return OX_AT_INTS;
+    if (a->n_strings) return OX_AT_STRINGS;
+    if (a->n_tensors) return OX_AT_TENSORS;
+    if (a->n_graphs) return OX_AT_GRAPHS;
+    return OX_AT_UNDEFINED;
+}
+
+static int decode_attr(ox_reader *r, const ox_node *n, const Onnx__AttributeProto *a,
+                       ox_attr *x)
+{
+    memset(x, 0, sizeof *x);
+    x->name = bx_arena_strdup(&r->arena, S(a->name));
+    x->type = attr_type_of(a);
+    switch (x->type) {
+    case OX_AT_FLOAT: x->f = a->f; break;
+    case OX_AT_INT: x->i = a->i; break;
+    case OX_AT_STRING:
+        x->s = bx_arena_strndup(&r->arena, (const char *)a->s.data, a->s.len);
+        break;
+    case OX_AT_FLOATS: {
+        double *f = BX_NEWN(&r->arena, double, a->n_floats + 1);
+        for (size_t k = 0; k < a->n_floats; k++)
+            f[k] = a->floats[k];
+        x->floats = f;
+        x->n = a->n_floats;
+        break;
+    }
+    case OX_AT_INTS:
+        x->ints = BX_NEWN(&r->arena, int64_t, a->n_ints + 1);
+        if (a->n_ints)
+            memcpy((int64_t *)x->ints, a->ints, sizeof(int64_t) * a->n_ints);
+        x->n = a->n_ints;
+        break;
+    case OX_AT_STRINGS: {
+        const char **s = BX_NEWN(&r->arena, const char *, a->n_strings + 1);
+        for (size_t k = 0; k < a->n_strings; k++)
+            s[k] = bx_arena_strndup(&r->arena, (const char *)a->strings[k].data,
+                                    a->strings[k].len);
+        x->strings = s;
+        x->n = a->n_strings;
+        break;
+    }
+    case OX_AT_TENSOR: {
+        char what[300], desc[200];
+        if (!a->t) {
+            reader_error(r, "%s: attribute '%s' is a tensor but holds none",
+                         node_desc(n, desc, sizeof desc), x->name);
+            return -1;
+        }
+        snprintf(what, sizeof what, "%s: the tensor of attribute '%s'",
+                 node_desc(n, desc, sizeof desc), x->name);
+        if (decode_tensor(r, a->t, what, &x->ttype, &x->t) < 0)
+            return -1;
+        break;
+    }
+    default:
+        break;   /* graphs, sparse tensors, types: no mapped op reads them */
+    }
+    return 0;
+}
+
+static int decode_node(ox_reader *r, const Onnx__NodeProto *p, int index, ox_node *n)
+{
+    memset(n, 0, sizeof *n);
+    n->index = index;
+    n->name = bx_arena_strdup(&r->arena, S(p->name));
+    n->op_type = bx_arena_strdup(&r->arena, S(p->op_type));
+    n->domain = bx_arena_strdup(&r->arena, S(p->domain));
+    if (!n->op_type[0]) {
+        reader_error(r, "node %d has no op_type", index);
+        return -1;
+    }
+    const char **in = BX_NEWN(&r->arena, const char *, p->n_input + 1);
+    const char **out = BX_NEWN(&r->arena, const char *, p->n_output + 1);
+    for (size_t k = 0; k < p->n_input; k++)
+        in[k] = bx_arena_strdup(&r->arena, S(p->input[k]));
+    for (size_t k = 0; k < p->n_output; k++)
+        out[k] = bx_arena_strdup(&r->arena, S(p->output[k]));
+    n->inputs = in;
+    n->outputs = out;
+    n->ninputs = (int)p->n_input;
+    n->noutputs = (int)p->n_output;
+    ox_attr *attrs = BX_NEWN(&r->arena, ox_attr, p->n_attribute + 1);
+    n->attrs = attrs;
+    for (size_t k = 0; k < p->n_attribute; k++) {
+        if (decode_attr(r, n, p->attribute[k], &attrs[k]) < 0)
+            return -1;
+        n->nattrs++;
+    }
+    return 0;
+}
+
+static int decode(ox_reader *r, const void *data, size_t size)
+{
+    Onnx__ModelProto *mp = onnx__model_proto__unpack(NULL, size, data);
+    if (!mp) {
+        reader_error(r, "not an ONNX model: the protobuf data is truncated or malformed");
+        return -1;
+    }
+    int rc = -1;
+    ox_model *m = &r->m;
+    const Onnx__GraphProto *gp = mp->graph;
+    if (!gp) {
+        reader_error(r, "the model has no graph");
+        goto done;
+    }
+    /* As TVM: without an opset for the default domain, opset 1. */
+    m->opset = 1;
+    for (size_t k = 0; k < mp->n_opset_import; k++) {
+        const char *d = S(mp->opset_import[k]->domain);
+        if (!d[0] || strcmp(d, "ai.onnx") == 0)
+            m->opset = (int)mp->opset_import[k]->version;
+    }
+    m->nodes = BX_NEWN(&r->arena, ox_node, gp->n_node + 1);
+    for (size_t k = 0; k < gp->n_node; k++, m->nnodes++)
+        if (decode_node(r, gp->node[k], (int)k, &m->nodes[k]) < 0)
+            goto done;
+    m->inputs = BX_NEWN(&r->arena, ox_decl, gp->n_input + 1);
+    for (size_t k = 0; k < gp->n_input; k++, m->ninputs++)
+        decode_value_info(r, gp->input[k], &m->inputs[k]);
+    m->outputs = BX_NEWN(&r->arena, ox_decl, gp->n_output + 1);
+    for (size_t k = 0; k < gp->n_output; k++, m->noutputs++)
+        decode_value_info(r, gp->output[k], &m->outputs[k]);
+    m->infos = BX_NEWN(&r->arena, ox_decl, gp->n_value_info + 1);
+    for (size_t k = 0; k < gp->n_value_info; k++, m->ninfos++)
+        decode_value_info(r, gp->value_info[k], &m->infos[k]);
+    m->inits = BX_NEWN(&r->arena, ox_init, gp->n_initializer + 1);
+    for (size_t k = 0; k < gp->n_initializer; k++, m->ninits++) {
+        ox_init *in = &m->inits[k];
+        in->name = bx_arena_strdup(&r->arena, S(gp->initializer[k]->name));
+        char what[300];
+        snprintf(what, sizeof what, "initializer '%s'", in->name);
+        if (decode_tensor(r, gp->initializer[k], what, &in->type, &in->data) < 0)
+            goto done;
+    }
+    rc = 0;
+done:
+    onnx__model_proto__free_unpacked(mp, NULL);
+    return rc;
+}
+
+/* ---- the public entry points -------------------------------------------------- */
+
+bool byoc_onnx_available(void) { return true; }
+
+byoc_graph *byoc_onnx_read_bytes(const byoc_registry *reg, const void *data, size_t size,
+                                 const char *name, byoc_error *err)
+{
+    name = name ? name : "<bytes>";
+    byoc_error_clear(err);
+    if (!reg || (!data && size)) {
+        bx_error_set(err, name, 0, 0, "no registry or no data");
+        return NULL;
+    }
+    ox_reader r;
+    memset(&r, 0, sizeof r);
+    r.file = name;
+    r.err = err;
+    r.inferred_at = -1;
+    r.g = byoc_graph_create(reg);
+    byoc_graph_set_source(r.g, name);
+    bx_arena_init(&r.arena);
+    bx_hash_init(&r.values);
+    int rc = decode(&r, data ? data : "", size);
+    if (rc == 0)
+        rc = build(&r);
+    bx_hash_free(&r.values);
+    bx_arena_free(&r.arena);
+    if (rc != 0) {
+        if (!r.failed)
+            bx_error_set(err, name, 0, 0, "cannot read the ONNX model");
+        byoc_graph_destroy(r.g);
+        return NULL;
+    }
+    return r.g;
+}
+
+byoc_graph *byoc_onnx_read(const byoc_registry *reg, const char *path, byoc_error *err)
+{
+    FILE *f = path ? fopen(path, "rb") : NULL;
+    if (!f) {
+        bx_error_set(err, path ? path : "", 0, 0, "cannot open: %s",
+                     path ? strerror(errno) : "no path");
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0, got;
+    unsigned char *buf = malloc(cap);
+    if (!buf)
+        bx_die("out of memory");
+    while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            cap *= 2;
+            unsigned char *nb = realloc(buf, cap);
+            if (!nb)
+                bx_die("out of memory");
+            buf = nb;
+        }
+    }
+    bool bad = ferror(f);
+    fclose(f);
+    byoc_graph *g = NULL;
+    if (bad)
+        bx_error_set(err, path, 0, 0, "cannot read the file");
+    else
+        g = byoc_onnx_read_bytes(reg, buf, n, path, err);
+    free(buf);
+    return g;
+}
+
+#else /* !HAVE_ONNX */
+
+bool byoc_onnx_available(void) { return false; }
+
+byoc_graph *byoc_onnx_read_bytes(const byoc_registry *reg, const void *data, size_t size,
+                                 const char *name, byoc_error *err)
+{
+    (void)reg;
+    (void)data;
+    (void)size;
+    bx_error_set(err, name ? name : "<bytes>", 0, 0,
+                 "ONNX support is not built in (configure found no protobuf-c)");
+    return NULL;
+}
+
+byoc_graph *byoc_onnx_read(const byoc_registry *reg, const char *path, byoc_error *err)
+{
+    return byoc_onnx_read_bytes(reg, NULL, 0, path, err);
+}
+
+#endif

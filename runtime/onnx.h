@@ -1,0 +1,178 @@
+/* ONNX import, shared by the reader (onnx.c) and the op table
+ * (onnx_ops.c).  Internal (ox_ prefix).
+ *
+ * The reader turns the protobuf model into the plain structs below, so the
+ * converters never see protobuf-c and compile with or without it.  Each
+ * ONNX tensor name has an ox_value; a converter reads its node's inputs
+ * through them, builds graph nodes with the helpers here, and defines its
+ * outputs.  Values are turned into graph nodes only when something uses
+ * them as an argument: an initializer that only supplies a Reshape's shape
+ * never becomes a node, and a Transpose waits to see whether a MatMul or
+ * Gemm can fold it away. */
+#ifndef BX_ONNX_H
+#define BX_ONNX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <byoc/graph.h>
+
+/* ONNX's AttributeProto.AttributeType numbering. */
+enum {
+    OX_AT_UNDEFINED = 0,
+    OX_AT_FLOAT = 1,
+    OX_AT_INT = 2,
+    OX_AT_STRING = 3,
+    OX_AT_TENSOR = 4,
+    OX_AT_GRAPH = 5,
+    OX_AT_FLOATS = 6,
+    OX_AT_INTS = 7,
+    OX_AT_STRINGS = 8,
+    OX_AT_TENSORS = 9,
+    OX_AT_GRAPHS = 10,
+    OX_AT_SPARSE_TENSOR = 11,
+    OX_AT_SPARSE_TENSORS = 12,
+    OX_AT_TYPE_PROTO = 13,
+    OX_AT_TYPE_PROTOS = 14
+};
+
+/* The contents of a small tensor whose data the model carries (shapes,
+ * axes, pads, scalars).  Integer and bool elements are in i, float ones in
+ * f; the other pointer is NULL. */
+typedef struct ox_tensor {
+    byoc_tensor_type type;
+    size_t n;
+    const int64_t *i;
+    const double *f;
+} ox_tensor;
+
+typedef struct ox_attr {
+    const char *name;
+    int type;                   /* OX_AT_* */
+    int64_t i;
+    double f;
+    const char *s;
+    size_t n;                   /* INTS, FLOATS, STRINGS */
+    const int64_t *ints;
+    const double *floats;
+    const char *const *strings;
+    byoc_tensor_type ttype;     /* TENSOR: its type */
+    const ox_tensor *t;         /* TENSOR: its contents; NULL when absent or large */
+} ox_attr;
+
+typedef struct ox_node {
+    int index;                  /* in the model's node list */
+    const char *name;           /* "" when the model gives none */
+    const char *op_type;
+    const char *domain;         /* "" for the default domain */
+    int ninputs, noutputs, nattrs;
+    const char *const *inputs;  /* "" is an absent optional input */
+    const char *const *outputs;
+    const ox_attr *attrs;
+} ox_node;
+
+typedef struct ox_value ox_value;
+typedef struct ox_reader ox_reader;
+typedef struct ox_op_map ox_op_map;
+
+/* What a converter works on: one node of the model. */
+typedef struct ox_cx {
+    ox_reader *r;
+    byoc_graph *g;
+    const ox_node *node;
+    const ox_op_map *map;
+    int opset;                  /* of the default domain */
+    const char *why;            /* set by ox_unsupported */
+} ox_cx;
+
+/* A converter returns 0 with every output defined, -1 with the error
+ * filled (a malformed node), or 1 through ox_unsupported when it cannot
+ * express this node (its shape input is not a constant, say): the node
+ * then becomes an opaque call and the graph gets a note, as for an op with
+ * no mapping at all. */
+typedef int (*ox_convert_fn)(ox_cx *cx);
+
+struct ox_op_map {
+    const char *onnx;           /* op_type in the default domain */
+    ox_convert_fn convert;
+    const char *relay;          /* the op for converters that rename */
+};
+
+/* The table entry for op_type, or NULL. */
+const ox_op_map *ox_op_lookup(const char *op_type);
+
+/* ---- reading a node ----------------------------------------------------- */
+
+/* Input i, or NULL when absent (past the end, or named ""). */
+ox_value *ox_in(ox_cx *cx, int i);
+/* The graph node of input i, made on first use; -1 with the error set
+ * when the input is absent. */
+int ox_arg(ox_cx *cx, int i);
+/* The graph node of v, made on first use. */
+int ox_node_of(ox_cx *cx, ox_value *v);
+/* The best type known for v: its node's, the model's declaration, or
+ * provisional inference; rank -1 when none. */
+byoc_tensor_type ox_type(ox_cx *cx, ox_value *v);
+/* The contents of v when the model gives them; NULL otherwise. */
+const ox_tensor *ox_data(ox_cx *cx, ox_value *v);
+/* The type the model declares for output i; rank -1 when none. */
+byoc_tensor_type ox_out_decl(ox_cx *cx, int i);
+/* Zeroed memory that lives as long as the reader. */
+void *ox_alloc(ox_cx *cx, size_t size);
+/* Does anything read output i (a later node, or the graph's result)? */
+bool ox_output_used(ox_cx *cx, int i);
+/* Does v hold a transpose not yet built?  Then *src and perm say of what. */
+bool ox_pending_transpose(ox_value *v, ox_value **src, int64_t *perm, int *rank);
+
+/* Attributes.  Each returns 1 when present, 0 when absent (*out = def,
+ * where there is a def), and -1 with the error set when the attribute has
+ * the wrong type.  An int is taken where a float is expected. */
+const ox_attr *ox_attr_find(const ox_node *n, const char *name);
+int ox_attr_int(ox_cx *cx, const char *name, int64_t def, int64_t *out);
+int ox_attr_float(ox_cx *cx, const char *name, double def, double *out);
+int ox_attr_string(ox_cx *cx, const char *name, const char *def, const char **out);
+int ox_attr_ints(ox_cx *cx, const char *name, const int64_t **out, size_t *n);
+int ox_attr_floats(ox_cx *cx, const char *name, const double **out, size_t *n);
+
+/* ---- building ----------------------------------------------------------- */
+
+/* A call of a registry op; -1 with the error set (prefixed by the node). */
+int ox_call(ox_cx *cx, const char *op, const int *args, int nargs);
+int ox_set_int(ox_cx *cx, int node, const char *attr, int64_t v);
+int ox_set_float(ox_cx *cx, int node, const char *attr, double v);
+int ox_set_bool(ox_cx *cx, int node, const char *attr, bool v);
+int ox_set_string(ox_cx *cx, int node, const char *attr, const char *v);
+int ox_set_dtype(ox_cx *cx, int node, const char *attr, byoc_dtype v);
+int ox_set_ints(ox_cx *cx, int node, const char *attr, const int64_t *v, size_t n);
+int ox_set_floats(ox_cx *cx, int node, const char *attr, const double *v, size_t n);
+/* A list of pairs (nn.pad's pad_width): v holds 2n values. */
+int ox_set_pairs(ox_cx *cx, int node, const char *attr, const int64_t *v, size_t n);
+/* A scalar constant of dtype dt. */
+int ox_scalar(ox_cx *cx, byoc_dtype dt, double v);
+/* transpose(v, perm), folding a transpose v is pending on; when the two
+ * cancel, v's source itself. */
+int ox_transpose(ox_cx *cx, ox_value *v, const int64_t *perm, int rank);
+int ox_tuple(ox_cx *cx, const int *fields, int n);
+int ox_proj(ox_cx *cx, int tuple, int index);
+
+/* Output i of the node is graph node `node`. */
+void ox_define(ox_cx *cx, int i, int node);
+/* Output i is input value v itself (Identity, Dropout). */
+void ox_alias(ox_cx *cx, int i, ox_value *v);
+/* Output i is a constant made on first use, with contents when t->n > 0
+ * or t->i/f are set. */
+void ox_define_const(ox_cx *cx, int i, const byoc_tensor_type *type, const ox_tensor *t);
+/* Output i is transpose(v, perm), built only if something other than a
+ * transpose-folding MatMul or Gemm uses it. */
+void ox_define_transpose(ox_cx *cx, int i, ox_value *v, const int64_t *perm, int rank);
+
+/* Fail: "node 'n' (Op): <message>". */
+int ox_fail(ox_cx *cx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Give up on mapping this node (returns 1); the message becomes the note. */
+int ox_unsupported(ox_cx *cx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ONNX TensorProto.DataType to a byoc dtype; -1 when byoc has none. */
+int ox_dtype(int64_t onnx_type);
+
+#endif

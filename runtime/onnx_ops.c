@@ -1,0 +1,1683 @@
+/* The ONNX op table: how each ONNX operator becomes Relay operators.
+ *
+ * One entry per ONNX op_type, at the end of the file, each with a line on
+ * what it becomes.  The mapping follows TVM's ONNX frontend
+ * (python/tvm/relay/frontend/onnx.py, Relay's last release), so a model
+ * imported here gives the graph TVM would partition, and the Collage
+ * models' ONNX copies give the op histograms of their Relay twins.  Where
+ * this file departs from TVM it is to leave out what TVM's own cleanup
+ * passes remove again, and each place says so: identity reshapes after a
+ * 3-D batch_matmul, transposes that cancel, Dropout and Identity, the
+ * nn.pad TVM puts before a convolution or pooling with auto_pad SAME.
+ *
+ * A converter reads attributes and the known contents of constant inputs
+ * (shapes, axes, pads), which ONNX moved from attributes to inputs across
+ * opsets 10-13; both forms are read, by the model's opset.  When a
+ * converter cannot express a node - a shape that is computed at run time,
+ * an unknown rank - it says why through ox_unsupported and the node stays
+ * an opaque call with that note; a malformed node is an error. */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "onnx.h"
+
+#define TRY(x)                                                                                  \
+    do {                                                                                        \
+        if ((x) < 0)                                                                            \
+            return -1;                                                                          \
+    } while (0)
+
+/* ---- reading inputs and types --------------------------------------------- */
+
+enum { IN_ABSENT, IN_KNOWN, IN_DYNAMIC };
+
+/* The integer contents of input i: IN_KNOWN with *v and *n set, IN_ABSENT,
+ * or IN_DYNAMIC when the model computes it. */
+static int input_ints(ox_cx *cx, int i, const int64_t **v, size_t *n)
+{
+    ox_value *in = ox_in(cx, i);
+    if (!in)
+        return IN_ABSENT;
+    const ox_tensor *t = ox_data(cx, in);
+    if (!t || !t->i)
+        return IN_DYNAMIC;
+    *v = t->i;
+    *n = t->n;
+    return IN_KNOWN;
+}
+
+/* The contents of input i as doubles, floats or ints alike. */
+static int input_numbers(ox_cx *cx, int i, double *out, size_t cap, size_t *n)
+{
+    ox_value *in = ox_in(cx, i);
+    if (!in)
+        return IN_ABSENT;
+    const ox_tensor *t = ox_data(cx, in);
+    if (!t || t->n > cap)
+        return IN_DYNAMIC;
+    for (size_t k = 0; k < t->n; k++)
+        out[k] = t->f ? t->f[k] : (double)t->i[k];
+    *n = t->n;
+    return IN_KNOWN;
+}
+
+static int rank_of(ox_cx *cx, int i)
+{
+    return ox_type(cx, ox_in(cx, i)).rank;
+}
+
+/* Element type of input i; float32 when not known, for the constants a
+ * converter makes to go with it. */
+static byoc_dtype dtype_of(ox_cx *cx, int i)
+{
+    byoc_dtype dt = ox_type(cx, ox_in(cx, i)).dtype;
+    return dt == BYOC_DT_VOID ? BYOC_DT_FLOAT32 : dt;
+}
+
+static int64_t norm_axis(int64_t axis, int rank)
+{
+    return axis < 0 && rank >= 0 ? axis + rank : axis;
+}
+
+/* Are dims[from, to) all known sizes? */
+static bool dims_known(const byoc_tensor_type *t, int from, int to)
+{
+    if (t->rank < 0 || to > t->rank)
+        return false;
+    for (int k = from; k < to; k++)
+        if (t->dims[k] < 0)
+            return false;
+    return true;
+}
+
+/* A newshape for reshape: the sizes, with at most one unknown as -1. */
+static bool shape_for_reshape(const int64_t *dims, int n, int64_t *out)
+{
+    int unknown = 0;
+    for (int k = 0; k < n; k++) {
+        out[k] = dims[k] >= 0 ? dims[k] : -1;
+        unknown += dims[k] < 0;
+    }
+    return unknown <= 1;
+}
+
+static int call1(ox_cx *cx, const char *op, int a)
+{
+    return ox_call(cx, op, &a, 1);
+}
+
+static int call2(ox_cx *cx, const char *op, int a, int b)
+{
+    int args[2] = {a, b};
+    return ox_call(cx, op, args, 2);
+}
+
+static int reshape(ox_cx *cx, int x, const int64_t *shape, int n)
+{
+    int node = call1(cx, "reshape", x);
+    TRY(ox_set_ints(cx, node, "newshape", shape, (size_t)n));
+    return node;
+}
+
+static int define(ox_cx *cx, int i, int node)
+{
+    TRY(node);
+    ox_define(cx, i, node);
+    return 0;
+}
+
+/* ---- elementwise -------------------------------------------------------------- */
+
+static int conv_unary(ox_cx *cx)
+{
+    return define(cx, 0, call1(cx, cx->map->relay, ox_arg(cx, 0)));
+}
+
+/* Before opset 7, Add and friends broadcast B from `axis` of A when asked
+ * to; trailing unit axes on B give numpy's rule the same effect. */
+static int conv_binary(ox_cx *cx)
+{
+    int a = ox_arg(cx, 0), b = ox_arg(cx, 1);
+    TRY(a);
+    TRY(b);
+    if (cx->opset < 7) {
+        int64_t bc, axis;
+        TRY(ox_attr_int(cx, "broadcast", 0, &bc));
+        TRY(ox_attr_int(cx, "axis", -1, &axis));
+        int ra = rank_of(cx, 0), rb = rank_of(cx, 1);
+        if (bc && axis >= 0 && ra >= 0 && rb >= 0 && ra - axis - rb > 0) {
+            b = call1(cx, "expand_dims", b);
+            TRY(ox_set_int(cx, b, "axis", rb));
+            TRY(ox_set_int(cx, b, "num_newaxis", ra - axis - rb));
+        }
+    }
+    return define(cx, 0, call2(cx, cx->map->relay, a, b));
+}
+
+/* Sum, Max, Min: a chain of binary ops; one input is that input. */
+static int conv_variadic(ox_cx *cx)
+{
+    if (cx->node->ninputs == 1) {
+        ox_alias(cx, 0, ox_in(cx, 0));
+        return 0;
+    }
+    int acc = ox_arg(cx, 0);
+    for (int i = 1; i < cx->node->ninputs; i++)
+        TRY(acc = call2(cx, cx->map->relay, acc, ox_arg(cx, i)));
+    return define(cx, 0, acc);
+}
+
+/* Mean: TVM stacks the inputs and takes the mean over the new axis. */
+static int conv_mean(ox_cx *cx)
+{
+    int n = cx->node->ninputs;
+    if (n == 1) {
+        ox_alias(cx, 0, ox_in(cx, 0));
+        return 0;
+    }
+    int fields[64];
+    if (n > 64)
+        return ox_unsupported(cx, "more than 64 inputs");
+    for (int i = 0; i < n; i++) {
+        fields[i] = call1(cx, "expand_dims", ox_arg(cx, i));
+        TRY(ox_set_int(cx, fields[i], "axis", 0));
+    }
+    int cat = call1(cx, "concatenate", ox_tuple(cx, fields, n));
+    int64_t axis0 = 0;
+    int mean = call1(cx, "mean", cat);
+    TRY(ox_set_ints(cx, mean, "axis", &axis0, 1));
+    return define(cx, 0, mean);
+}
+
+/* Pow: TVM computes in float and casts y to x's dtype. */
+static int conv_pow(ox_cx *cx)
+{
+    int x = ox_arg(cx, 0), y = ox_arg(cx, 1);
+    TRY(x);
+    TRY(y);
+    byoc_dtype xt = ox_type(cx, ox_in(cx, 0)).dtype, yt = ox_type(cx, ox_in(cx, 1)).dtype;
+    byoc_dtype ct = xt;
+    if (xt != BYOC_DT_VOID && byoc_dtype_class(xt) != 'f') {
+        ct = BYOC_DT_FLOAT32;
+        x = call1(cx, "cast", x);
+        TRY(ox_set_dtype(cx, x, "dtype", ct));
+    }
+    if (ct != BYOC_DT_VOID && yt != BYOC_DT_VOID && yt != ct) {
+        y = call1(cx, "cast", y);
+        TRY(ox_set_dtype(cx, y, "dtype", ct));
+    }
+    int out = call2(cx, "power", x, y);
+    if (ct != xt) {
+        out = call1(cx, "cast", out);
+        TRY(ox_set_dtype(cx, out, "dtype", xt));
+    }
+    return define(cx, 0, out);
+}
+
+/* Mod: fmod=0 is Python's % (floor_mod), fmod=1 C's fmod (mod). */
+static int conv_mod(ox_cx *cx)
+{
+    int64_t fmod;
+    TRY(ox_attr_int(cx, "fmod", 0, &fmod));
+    return define(cx, 0, call2(cx, fmod ? "mod" : "floor_mod", ox_arg(cx, 0), ox_arg(cx, 1)));
+}
+
+static int conv_reciprocal(ox_cx *cx)
+{
+    int x = ox_arg(cx, 0);
+    TRY(x);
+    return define(cx, 0, call2(cx, "divide", ox_scalar(cx, dtype_of(cx, 0), 1.0), x));
+}
+
+static int conv_leaky_relu(ox_cx *cx)
+{
+    double alpha;
+    TRY(ox_attr_float(cx, "alpha", 0.01, &alpha));
+    int node = call1(cx, "nn.leaky_relu", ox_arg(cx, 0));
+    TRY(ox_set_float(cx, node, "alpha", alpha));
+    return define(cx, 0, node);
+}
+
+/* clip(x * alpha + beta, 0, 1), and for HardSwish x times that. */
+static int hard_sigmoid(ox_cx *cx, double alpha_def, double beta_def)
+{
+    double alpha, beta;
+    TRY(ox_attr_float(cx, "alpha", alpha_def, &alpha));
+    TRY(ox_attr_float(cx, "beta", beta_def, &beta));
+    byoc_dtype dt = dtype_of(cx, 0);
+    int x = ox_arg(cx, 0);
+    int t = call2(cx, "multiply", x, ox_scalar(cx, dt, alpha));
+    t = call2(cx, "add", t, ox_scalar(cx, dt, beta));
+    int c = call1(cx, "clip", t);
+    TRY(ox_set_float(cx, c, "a_min", 0));
+    TRY(ox_set_float(cx, c, "a_max", 1));
+    return c;
+}
+
+static int conv_hard_sigmoid(ox_cx *cx)
+{
+    return define(cx, 0, hard_sigmoid(cx, 0.2, 0.5));
+}
+
+static int conv_hard_swish(ox_cx *cx)
+{
+    int h = hard_sigmoid(cx, 1.0 / 6, 0.5);
+    return define(cx, 0, call2(cx, "multiply", ox_arg(cx, 0), h));
+}
+
+/* Clip: min and max are attributes before opset 11 and optional inputs
+ * from then on.  Known bounds become clip's attributes; bounds computed at
+ * run time become maximum/minimum, as in TVM. */
+static int conv_clip(ox_cx *cx)
+{
+    double lo = -INFINITY, hi = INFINITY;
+    int lo_node = -1, hi_node = -1;
+    if (cx->opset < 11) {
+        TRY(ox_attr_float(cx, "min", -INFINITY, &lo));
+        TRY(ox_attr_float(cx, "max", INFINITY, &hi));
+    } else {
+        double v[1];
+        size_t n;
+        int s = input_numbers(cx, 1, v, 1, &n);
+        if (s == IN_KNOWN && n == 1)
+            lo = v[0];
+        else if (s != IN_ABSENT)
+            TRY(lo_node = ox_arg(cx, 1));
+        s = input_numbers(cx, 2, v, 1, &n);
+        if (s == IN_KNOWN && n == 1)
+            hi = v[0];
+        else if (s != IN_ABSENT)
+            TRY(hi_node = ox_arg(cx, 2));
+    }
+    int x = ox_arg(cx, 0);
+    if (lo_node >= 0)
+        x = call2(cx, "maximum", x, lo_node);
+    if (hi_node >= 0)
+        x = call2(cx, "minimum", x, hi_node);
+    if (lo_node < 0 || hi_node < 0) {
+        x = call1(cx, "clip", x);
+        TRY(ox_set_float(cx, x, "a_min", lo));
+        TRY(ox_set_float(cx, x, "a_max", hi));
+    }
+    return define(cx, 0, x);
+}
+
+static int conv_cast(ox_cx *cx)
+{
+    int64_t to;
+    if (ox_attr_int(cx, "to", 0, &to) <= 0)
+        return ox_fail(cx, "attribute 'to' is required and must be an int");
+    int dt = ox_dtype(to);
+    if (dt < 0)
+        return ox_fail(cx, "attribute 'to' is ONNX element type %lld, which byoc does not support",
+                       (long long)to);
+    int node = call1(cx, "cast", ox_arg(cx, 0));
+    TRY(ox_set_dtype(cx, node, "dtype", (byoc_dtype)dt));
+    return define(cx, 0, node);
+}
+
+static int conv_where(ox_cx *cx)
+{
+    int args[3] = {ox_arg(cx, 0), ox_arg(cx, 1), ox_arg(cx, 2)};
+    return define(cx, 0, ox_call(cx, "where", args, 3));
+}
+
+/* Identity and Dropout in inference are their input: TVM's Identity is
+ * `copy` and its Dropout nn.dropout, both of which SimplifyInference
+ * removes; a Dropout whose mask is read keeps nn.dropout. */
+static int conv_identity(ox_cx *cx)
+{
+    ox_value *x = ox_in(cx, 0);
+    if (!x)
+        return ox_fail(cx, "input 1 is missing");
+    ox_alias(cx, 0, x);
+    return 0;
+}
+
+static int conv_dropout(ox_cx *cx)
+{
+    if (!ox_output_used(cx, 1))
+        return conv_identity(cx);
+    double ratio = 0.5;
+    if (cx->opset < 12)
+        TRY(ox_attr_float(cx, "ratio", 0.5, &ratio));
+    int d = call1(cx, "nn.dropout", ox_arg(cx, 0));
+    TRY(ox_set_float(cx, d, "rate", ratio));
+    TRY(define(cx, 0, ox_proj(cx, d, 0)));
+    return define(cx, 1, ox_proj(cx, d, 1));
+}
+
+/* ---- convolution, matrix products, normalisation -------------------------------- */
+
+/* Pads for auto_pad SAME_UPPER/SAME_LOWER from the input's spatial sizes,
+ * ONNX's rule: the output is ceil(in / stride), the extra pad at the end
+ * (UPPER) or the start (LOWER).  TVM emits the same as an nn.pad before
+ * the op; folding it into the op's padding is the same computation. */
+static int same_pads(ox_cx *cx, const char *mode, int nd, const int64_t *k, const int64_t *s,
+                     const int64_t *d, int64_t *pads)
+{
+    byoc_tensor_type t = ox_type(cx, ox_in(cx, 0));
+    if (!dims_known(&t, t.rank - nd, t.rank) || t.rank < nd)
+        return ox_unsupported(cx, "auto_pad %s needs the input's spatial sizes", mode);
+    for (int i = 0; i < nd; i++) {
+        int64_t in = t.dims[t.rank - nd + i];
+        int64_t out = (in + s[i] - 1) / s[i];
+        int64_t total = (out - 1) * s[i] + (k[i] - 1) * d[i] + 1 - in;
+        total = total > 0 ? total : 0;
+        int64_t small = total / 2, big = total - small;
+        bool lower = strcmp(mode, "SAME_LOWER") == 0;
+        pads[i] = lower ? big : small;
+        pads[nd + i] = lower ? small : big;
+    }
+    return 0;
+}
+
+/* An int list attribute of `per` values per spatial axis (nd of them),
+ * `def` throughout when absent. */
+static int spatial_ints(ox_cx *cx, const char *name, int nd, int per, int64_t def,
+                        int64_t *out)
+{
+    const int64_t *v;
+    size_t n;
+    int rc = ox_attr_ints(cx, name, &v, &n), count = nd * per;
+    TRY(rc);
+    if (rc == 0) {
+        for (int i = 0; i < count; i++)
+            out[i] = def;
+        return 0;
+    }
+    if ((int)n != count)
+        return ox_fail(cx, "attribute '%s' has %zu values; a %d-D %s needs %d", name, n, nd,
+                       cx->node->op_type, count);
+    for (int i = 0; i < count; i++) {
+        if (v[i] < (def > 0 ? 1 : 0))
+            return ox_fail(cx, "attribute '%s' has the value %lld", name, (long long)v[i]);
+        out[i] = v[i];
+    }
+    return 0;
+}
+
+/* The padding of a convolution or pooling: `pads`, or from auto_pad.
+ * Returns 1 (unsupported) when SAME padding needs sizes nobody knows. */
+static int read_pads(ox_cx *cx, int nd, const int64_t *k, const int64_t *s, const int64_t *d,
+                     int64_t *pads)
+{
+    const char *mode;
+    TRY(ox_attr_string(cx, "auto_pad", "NOTSET", &mode));
+    if (!strcmp(mode, "SAME_UPPER") || !strcmp(mode, "SAME_LOWER"))
+        return same_pads(cx, mode, nd, k, s, d, pads);
+    if (!strcmp(mode, "VALID")) {
+        for (int i = 0; i < 2 * nd; i++)
+            pads[i] = 0;
+        return 0;
+    }
+    if (strcmp(mode, "NOTSET") != 0 && mode[0])
+        return ox_fail(cx, "attribute 'auto_pad' is '%s'; expected NOTSET, SAME_UPPER, "
+                           "SAME_LOWER or VALID", mode);
+    return spatial_ints(cx, "pads", nd, 2, 0, pads);
+}
+
+/* Conv and ConvTranspose: 1-3 spatial axes, the count from kernel_shape
+ * or else from the weight's rank. */
+static int conv_conv(ox_cx *cx)
+{
+    bool transposed = strcmp(cx->node->op_type, "ConvTranspose") == 0;
+    byoc_tensor_type wt = ox_type(cx, ox_in(cx, 1));
+    const int64_t *ks;
+    size_t nk;
+    int64_t kernel[3], strides[3], dil[3], pads[6], outpad[3], group;
+    int rc = ox_attr_ints(cx, "kernel_shape", &ks, &nk);
+    TRY(rc);
+    if (rc == 0) {
+        if (wt.rank < 3 || !dims_known(&wt, 2, wt.rank))
+            return ox_unsupported(cx, "no kernel_shape and the weight's shape is not known");
+        nk = (size_t)wt.rank - 2;
+        ks = &wt.dims[2];
+    }
+    if (nk < 1 || nk > 3)
+        return ox_unsupported(cx, "%zu spatial axes; byoc maps 1 to 3", nk);
+    int nd = (int)nk;
+    for (int i = 0; i < nd; i++) {
+        if (ks[i] < 1)
+            return ox_fail(cx, "attribute 'kernel_shape' has the value %lld", (long long)ks[i]);
+        kernel[i] = ks[i];
+    }
+    TRY(ox_attr_int(cx, "group", 1, &group));
+    if (group < 1)
+        return ox_fail(cx, "attribute 'group' has the value %lld", (long long)group);
+    TRY(spatial_ints(cx, "strides", nd, 1, 1, strides));
+    TRY(spatial_ints(cx, "dilations", nd, 1, 1, dil));
+    int64_t channels = -1;
+    if (transposed) {
+        TRY(spatial_ints(cx, "output_padding", nd, 1, 0, outpad));
+        const int64_t *os;
+        size_t nos;
+        TRY(rc = ox_attr_ints(cx, "output_shape", &os, &nos));
+        const char *mode;
+        TRY(ox_attr_string(cx, "auto_pad", "NOTSET", &mode));
+        bool same = !strcmp(mode, "SAME_UPPER") || !strcmp(mode, "SAME_LOWER");
+        if (rc > 0 || same) {
+            /* TVM's opset-11 rule: the total padding that gives the
+             * requested (or the SAME) output size, split in two. */
+            byoc_tensor_type xt = ox_type(cx, ox_in(cx, 0));
+            if (rc > 0 && ((int)nos != nd || !dims_known(&xt, xt.rank - nd, xt.rank)))
+                return ox_unsupported(cx, "output_shape needs the input's spatial sizes");
+            for (int i = 0; i < nd; i++) {
+                int64_t span = (kernel[i] - 1) * dil[i] + 1;
+                int64_t total = rc > 0 ? strides[i] * (xt.dims[xt.rank - nd + i] - 1)
+                                             + outpad[i] + span - os[i]
+                                       : outpad[i] + span - strides[i];
+                int64_t left = total / 2, right = total - left;
+                bool lower_first = same && !strcmp(mode, "SAME_LOWER");
+                pads[i] = lower_first ? right : left;
+                pads[nd + i] = lower_first ? left : right;
+                if (rc > 0 && !same) {
+                    pads[i] = right;
+                    pads[nd + i] = left;
+                }
+            }
+        } else {
+            TRY(rc = read_pads(cx, nd, kernel, strides, dil, pads));
+            if (rc > 0)
+                return rc;
+        }
+        if (wt.rank >= 2 && wt.dims[1] >= 0)
+            channels = wt.dims[1] * group;
+    } else {
+        TRY(rc = read_pads(cx, nd, kernel, strides, dil, pads));
+        if (rc > 0)
+            return rc;
+        if (wt.rank >= 1 && wt.dims[0] >= 0)
+            channels = wt.dims[0];
+    }
+    static const char *const ops[2][3] = {
+        {"nn.conv1d", "nn.conv2d", "nn.conv3d"},
+        {"nn.conv1d_transpose", "nn.conv2d_transpose", "nn.conv3d_transpose"},
+    };
+    int node = call2(cx, ops[transposed][nd - 1], ox_arg(cx, 0), ox_arg(cx, 1));
+    TRY(ox_set_ints(cx, node, "strides", strides, (size_t)nd));
+    TRY(ox_set_ints(cx, node, "padding", pads, (size_t)(2 * nd)));
+    TRY(ox_set_ints(cx, node, "dilation", dil, (size_t)nd));
+    TRY(ox_set_int(cx, node, "groups", group));
+    TRY(ox_set_ints(cx, node, "kernel_size", kernel, (size_t)nd));
+    if (channels >= 0)
+        TRY(ox_set_int(cx, node, "channels", channels));
+    if (transposed)
+        TRY(ox_set_ints(cx, node, "output_padding", outpad, (size_t)nd));
+    if (ox_in(cx, 2))
+        node = call2(cx, "nn.bias_add", node, ox_arg(cx, 2));
+    return define(cx, 0, node);
+}
+
+/* Gemm: Y = alpha * A' * B' + beta * C as TVM builds it: transposes for
+ * transA and for a B not already transposed (nn.dense takes B as
+ * [units, k]), batch_flatten for an A of rank other than 2, a multiply for
+ * alpha and beta other than 1, and add, not nn.bias_add, for C. */
+static int conv_gemm(ox_cx *cx)
+{
+    double alpha, beta;
+    int64_t ta, tb;
+    TRY(ox_attr_float(cx, "alpha", 1.0, &alpha));
+    TRY(ox_attr_float(cx, "beta", 1.0, &beta));
+    TRY(ox_attr_int(cx, "transA", 0, &ta));
+    TRY(ox_attr_int(cx, "transB", 0, &tb));
+    byoc_tensor_type at = ox_type(cx, ox_in(cx, 0)), bt = ox_type(cx, ox_in(cx, 1));
+    int64_t units = bt.rank == 2 ? bt.dims[tb ? 0 : 1] : -1;
+    static const int64_t swap[2] = {1, 0};
+    if (!ox_in(cx, 0) || !ox_in(cx, 1))
+        return ox_fail(cx, "inputs A and B are required");
+    int a = ta ? ox_transpose(cx, ox_in(cx, 0), swap, 2) : ox_arg(cx, 0);
+    int b = tb ? ox_arg(cx, 1) : ox_transpose(cx, ox_in(cx, 1), swap, 2);
+    if (at.rank >= 0 && at.rank != 2)
+        a = call1(cx, "nn.batch_flatten", a);
+    byoc_dtype dt = dtype_of(cx, 0);
+    if (alpha != 1.0)
+        a = call2(cx, "multiply", a, ox_scalar(cx, dt, alpha));
+    int out = call2(cx, "nn.dense", a, b);
+    if (units >= 0)
+        TRY(ox_set_int(cx, out, "units", units));
+    if (ox_in(cx, 2)) {
+        int c = ox_arg(cx, 2);
+        if (beta != 1.0)
+            c = call2(cx, "multiply", ox_scalar(cx, dt, beta), c);
+        out = call2(cx, "add", out, c);
+    }
+    return define(cx, 0, out);
+}
+
+/* A batch of dims, the leading axes of t, right-aligned to `rank` axes
+ * with ones in front. */
+static void batch_dims(const byoc_tensor_type *t, int rank, int64_t *out)
+{
+    int pad = rank - (t->rank - 2);
+    for (int k = 0; k < rank; k++)
+        out[k] = k < pad ? 1 : t->dims[k - pad];
+}
+
+/* MatMul as TVM's matmul_out_dtype: 2-D by 2-D is nn.dense with B
+ * transposed; a 2-D B under a batched A flattens A to 2-D for nn.dense
+ * and reshapes back; otherwise both operands are broadcast to a common
+ * batch, flattened to 3-D and multiplied with nn.batch_matmul in the NT
+ * form (transpose_b=True, B transposed), then reshaped back.  Two
+ * departures, both what TVM's SimplifyExpr does next: a transpose of B that
+ * cancels one B already went through is dropped (GPT-2's ONNX copy spells
+ * batch_matmul(a, b, transpose_b=True) as MatMul(a, Transpose(b))), and the
+ * identity reshape after a 3-D batch_matmul is not emitted. */
+static int conv_matmul(ox_cx *cx)
+{
+    ox_value *A = ox_in(cx, 0), *B = ox_in(cx, 1);
+    if (!A || !B)
+        return ox_fail(cx, "inputs A and B are required");
+    byoc_tensor_type at = ox_type(cx, A), bt = ox_type(cx, B);
+    int ra = at.rank, rb = bt.rank;
+    if (ra < 1 || rb < 1)
+        return ox_unsupported(cx, "the ranks of its inputs are not known");
+    byoc_dtype dt = at.dtype;
+    static const int64_t swap2[2] = {1, 0};
+    if (ra <= 2 && rb <= 2) {
+        if (ra == 2 && rb == 2) {
+            int out = call2(cx, "nn.dense", ox_node_of(cx, A), ox_transpose(cx, B, swap2, 2));
+            if (dt != BYOC_DT_VOID)
+                TRY(ox_set_dtype(cx, out, "out_dtype", dt));
+            return define(cx, 0, out);
+        }
+        /* A vector operand gets a unit axis for nn.matmul, squeezed after. */
+        int a = ox_node_of(cx, A), b = ox_node_of(cx, B);
+        int64_t squeeze[2];
+        int nsq = 0;
+        if (ra == 1) {
+            a = call1(cx, "expand_dims", a);
+            TRY(ox_set_int(cx, a, "axis", 0));
+            squeeze[nsq++] = 0;
+        }
+        if (rb == 1) {
+            b = call1(cx, "expand_dims", b);
+            TRY(ox_set_int(cx, b, "axis", 1));
+            squeeze[nsq++] = -1;
+        }
+        int out = call1(cx, "squeeze", call2(cx, "nn.matmul", a, b));
+        TRY(ox_set_ints(cx, out, "axis", squeeze, (size_t)nsq));
+        return define(cx, 0, out);
+    }
+    if (ra == 1 || rb == 1)
+        return ox_unsupported(cx, "a vector times a batch of matrices");
+    int r = ra > rb ? ra : rb, nb = r - 2;
+    int64_t abatch[BYOC_MAX_RANK], bbatch[BYOC_MAX_RANK], obatch[BYOC_MAX_RANK];
+    batch_dims(&at, nb, abatch);
+    batch_dims(&bt, nb, bbatch);
+    for (int k = 0; k < nb; k++) {
+        int64_t x = abatch[k], y = bbatch[k];
+        obatch[k] = x == y ? x : x == 1 ? y : y == 1 ? x : x >= 0 && y >= 0 ? -2 : -1;
+        if (obatch[k] == -2)
+            return ox_fail(cx, "batch axes %lld and %lld do not broadcast", (long long)x,
+                           (long long)y);
+    }
+    int64_t M = at.dims[ra - 2], K = at.dims[ra - 1], N = bt.dims[rb - 1];
+    int64_t shape[BYOC_MAX_RANK + 1], out_shape[BYOC_MAX_RANK];
+    memcpy(out_shape, obatch, sizeof(int64_t) * (size_t)nb);
+    out_shape[nb] = M;
+    out_shape[nb + 1] = N;
+    if (!shape_for_reshape(out_shape, r, shape))
+        return ox_unsupported(cx, "the result's shape is not known");
+    int out;
+    if (rb == 2) {
+        if (K < 0)
+            return ox_unsupported(cx, "the reduced axis is not known");
+        int64_t flat[2] = {-1, K};
+        int a = reshape(cx, ox_node_of(cx, A), flat, 2);
+        out = call2(cx, "nn.dense", a, ox_transpose(cx, B, swap2, 2));
+        if (dt != BYOC_DT_VOID)
+            TRY(ox_set_dtype(cx, out, "out_dtype", dt));
+    } else {
+        /* B transposed first: a transpose it already holds then cancels,
+         * and transpose commutes with broadcasting and flattening. */
+        int64_t perm[BYOC_MAX_RANK];
+        for (int k = 0; k < rb; k++)
+            perm[k] = k;
+        perm[rb - 2] = rb - 1;
+        perm[rb - 1] = rb - 2;
+        bool bcast_a = ra != r, bcast_b = rb != r;
+        for (int k = 0; k < nb; k++) {
+            bcast_a = bcast_a || abatch[k] != obatch[k];
+            bcast_b = bcast_b || bbatch[k] != obatch[k];
+        }
+        int64_t full[BYOC_MAX_RANK];
+        memcpy(full, obatch, sizeof(int64_t) * (size_t)nb);
+        int a = ox_node_of(cx, A);
+        if (bcast_a) {
+            full[nb] = M;
+            full[nb + 1] = K;
+            for (int k = 0; k < r; k++)
+                if (full[k] < 0)
+                    return ox_unsupported(cx, "broadcasting needs known shapes");
+            a = call1(cx, "broadcast_to", a);
+            TRY(ox_set_ints(cx, a, "shape", full, (size_t)r));
+        }
+        int b = ox_transpose(cx, B, perm, rb);
+        if (bcast_b) {
+            full[nb] = N;
+            full[nb + 1] = bt.dims[rb - 2];
+            for (int k = 0; k < r; k++)
+                if (full[k] < 0)
+                    return ox_unsupported(cx, "broadcasting needs known shapes");
+            b = call1(cx, "broadcast_to", b);
+            TRY(ox_set_ints(cx, b, "shape", full, (size_t)r));
+        }
+        if (r != 3) {
+            int64_t a3[3] = {-1, M, K}, b3[3] = {-1, N, bt.dims[rb - 2]};
+            if (M < 0 || K < 0 || N < 0 || b3[2] < 0)
+                return ox_unsupported(cx, "flattening to 3-D needs the matrix sizes");
+            a = reshape(cx, a, a3, 3);
+            b = reshape(cx, b, b3, 3);
+        }
+        out = call2(cx, "nn.batch_matmul", a, b);
+        if (dt != BYOC_DT_VOID)
+            TRY(ox_set_dtype(cx, out, "out_dtype", dt));
+        TRY(ox_set_bool(cx, out, "transpose_b", true));
+        if (r == 3)
+            return define(cx, 0, out);
+    }
+    shape_for_reshape(out_shape, r, shape);
+    return define(cx, 0, reshape(cx, out, shape, r));
+}
+
+/* BatchNormalization: nn.batch_norm and its projection .0; the running
+ * statistics of training mode are .1 and .2, and the saved ones of old
+ * opsets repeat them, as in TVM. */
+static int conv_batch_norm(ox_cx *cx)
+{
+    double eps;
+    TRY(ox_attr_float(cx, "epsilon", 1e-5, &eps));
+    int args[5];
+    for (int i = 0; i < 5; i++)
+        TRY(args[i] = ox_arg(cx, i));
+    int bn = ox_call(cx, "nn.batch_norm", args, 5);
+    TRY(ox_set_float(cx, bn, "epsilon", eps));
+    static const int field[5] = {0, 1, 2, 1, 2};
+    for (int i = 0; i < cx->node->noutputs && i < 5; i++)
+        if (cx->node->outputs[i][0])
+            TRY(define(cx, i, ox_proj(cx, bn, field[i])));
+    return 0;
+}
+
+static int conv_instance_norm(ox_cx *cx)
+{
+    double eps;
+    TRY(ox_attr_float(cx, "epsilon", 1e-5, &eps));
+    int args[3] = {ox_arg(cx, 0), ox_arg(cx, 1), ox_arg(cx, 2)};
+    int node = ox_call(cx, "nn.instance_norm", args, 3);
+    TRY(ox_set_float(cx, node, "epsilon", eps));
+    return define(cx, 0, node);
+}
+
+/* LayerNormalization (opset 17) over the last axis becomes nn.layer_norm,
+ * the op backends match; TVM spells it out as mean, variance and
+ * arithmetic.  Normalising over several axes stays opaque. */
+static int conv_layer_norm(ox_cx *cx)
+{
+    int64_t axis;
+    double eps;
+    TRY(ox_attr_int(cx, "axis", -1, &axis));
+    TRY(ox_attr_float(cx, "epsilon", 1e-5, &eps));
+    int rank = rank_of(cx, 0);
+    if (axis != -1 && !(rank >= 0 && axis == rank - 1))
+        return ox_unsupported(cx, "normalising from axis %lld, not over the last axis only",
+                              (long long)axis);
+    if (ox_output_used(cx, 1) || ox_output_used(cx, 2))
+        return ox_unsupported(cx, "its mean or inverse deviation outputs are used");
+    int x = ox_arg(cx, 0), gamma = ox_arg(cx, 1);
+    TRY(x);
+    TRY(gamma);
+    int beta = ox_in(cx, 2) ? ox_arg(cx, 2) : ox_scalar(cx, dtype_of(cx, 0), 0.0);
+    int args[3] = {x, gamma, beta};
+    int node = ox_call(cx, "nn.layer_norm", args, 3);
+    TRY(ox_set_int(cx, node, "axis", -1));
+    TRY(ox_set_float(cx, node, "epsilon", eps));
+    return define(cx, 0, node);
+}
+
+static int conv_lrn(ox_cx *cx)
+{
+    int64_t size;
+    double alpha, beta, bias;
+    if (ox_attr_int(cx, "size", 0, &size) <= 0 || size < 1)
+        return ox_fail(cx, "attribute 'size' is required and must be a positive int");
+    TRY(ox_attr_float(cx, "alpha", 1e-4, &alpha));
+    TRY(ox_attr_float(cx, "beta", 0.75, &beta));
+    TRY(ox_attr_float(cx, "bias", 1.0, &bias));
+    int node = call1(cx, "nn.lrn", ox_arg(cx, 0));
+    TRY(ox_set_int(cx, node, "size", size));
+    TRY(ox_set_int(cx, node, "axis", 1));
+    TRY(ox_set_float(cx, node, "alpha", alpha));
+    TRY(ox_set_float(cx, node, "beta", beta));
+    TRY(ox_set_float(cx, node, "bias", bias));
+    return define(cx, 0, node);
+}
+
+/* Softmax and LogSoftmax.  From opset 13 they work on one axis (default
+ * -1).  Before, on the input flattened to 2-D at `axis` (default 1): when
+ * that is the last axis it is the same thing, otherwise TVM reshapes to
+ * 2-D, applies the op on the last axis and reshapes back. */
+static int conv_softmax(ox_cx *cx)
+{
+    int64_t axis;
+    byoc_tensor_type t = ox_type(cx, ox_in(cx, 0));
+    TRY(ox_attr_int(cx, "axis", cx->opset >= 13 ? -1 : 1, &axis));
+    if (t.rank >= 0 && (axis < -t.rank || axis >= (t.rank ? t.rank : 1)))
+        return ox_fail(cx, "attribute 'axis' is %lld for a tensor of rank %d", (long long)axis,
+                       t.rank);
+    axis = norm_axis(axis, t.rank);
+    int x = ox_arg(cx, 0);
+    if (cx->opset >= 13 || (t.rank >= 0 && axis == t.rank - 1)) {
+        int node = call1(cx, cx->map->relay, x);
+        TRY(ox_set_int(cx, node, "axis", axis));
+        return define(cx, 0, node);
+    }
+    if (t.rank < 0 || !dims_known(&t, 0, t.rank))
+        return ox_unsupported(cx, "a softmax over axes %lld.. needs the input's shape",
+                              (long long)axis);
+    int64_t flat[2] = {1, -1}, back[BYOC_MAX_RANK];
+    for (int k = 0; k < axis; k++)
+        flat[0] *= t.dims[k];
+    if (axis == 0)
+        flat[0] = -1;
+    int node = call1(cx, cx->map->relay, reshape(cx, x, flat, axis == 0 ? 1 : 2));
+    TRY(ox_set_int(cx, node, "axis", -1));
+    memcpy(back, t.dims, sizeof(int64_t) * (size_t)t.rank);
+    return define(cx, 0, reshape(cx, node, back, t.rank));
+}
+
+/* ---- pooling ---------------------------------------------------------------------- */
+
+/* MaxPool, AveragePool: nn.max_pool{1,2,3}d / nn.avg_pool{1,2,3}d, by the
+ * length of kernel_shape.  An input without a batch axis gets one for the
+ * op and loses it after, as in TVM. */
+static int conv_pool(ox_cx *cx)
+{
+    bool is_max = strcmp(cx->node->op_type, "MaxPool") == 0;
+    if (is_max && ox_output_used(cx, 1))
+        return ox_unsupported(cx, "its Indices output is used");
+    const int64_t *ks;
+    size_t nk;
+    int rc = ox_attr_ints(cx, "kernel_shape", &ks, &nk);
+    TRY(rc);
+    if (rc == 0)
+        return ox_fail(cx, "attribute 'kernel_shape' is required");
+    if (nk < 1 || nk > 3)
+        return ox_unsupported(cx, "%zu spatial axes; byoc maps 1 to 3", nk);
+    int nd = (int)nk;
+    int64_t kernel[3], strides[3], dil[3], pads[6], ceil_mode, count_pad = 0;
+    for (int i = 0; i < nd; i++) {
+        if (ks[i] < 1)
+            return ox_fail(cx, "attribute 'kernel_shape' has the value %lld", (long long)ks[i]);
+        kernel[i] = ks[i];
+    }
+    TRY(spatial_ints(cx, "strides", nd, 1, 1, strides));
+    TRY(spatial_ints(cx, "dilations", nd, 1, 1, dil));
+    TRY(ox_attr_int(cx, "ceil_mode", 0, &ceil_mode));
+    if (!is_max)
+        TRY(ox_attr_int(cx, "count_include_pad", 0, &count_pad));
+    TRY(rc = read_pads(cx, nd, kernel, strides, dil, pads));
+    if (rc > 0)
+        return rc;
+    static const char *const ops[2][3] = {
+        {"nn.avg_pool1d", "nn.avg_pool2d", "nn.avg_pool3d"},
+        {"nn.max_pool1d", "nn.max_pool2d", "nn.max_pool3d"},
+    };
+    static const char *const layouts[3] = {"NCW", "NCHW", "NCDHW"};
+    int x = ox_arg(cx, 0);
+    bool unbatched = rank_of(cx, 0) == nd + 1;
+    if (unbatched) {
+        x = call1(cx, "expand_dims", x);
+        TRY(ox_set_int(cx, x, "axis", 0));
+    }
+    int node = call1(cx, ops[is_max][nd - 1], x);
+    TRY(ox_set_ints(cx, node, "pool_size", kernel, (size_t)nd));
+    TRY(ox_set_ints(cx, node, "strides", strides, (size_t)nd));
+    TRY(ox_set_ints(cx, node, "dilation", dil, (size_t)nd));
+    TRY(ox_set_ints(cx, node, "padding", pads, (size_t)(2 * nd)));
+    TRY(ox_set_string(cx, node, "layout", layouts[nd - 1]));
+    TRY(ox_set_bool(cx, node, "ceil_mode", ceil_mode != 0));
+    if (!is_max)
+        TRY(ox_set_bool(cx, node, "count_include_pad", count_pad != 0));
+    if (unbatched) {
+        int64_t zero = 0;
+        node = call1(cx, "squeeze", node);
+        TRY(ox_set_ints(cx, node, "axis", &zero, 1));
+    }
+    return define(cx, 0, node);
+}
+
+/* GlobalAveragePool, GlobalMaxPool: the 2-D global op, and for 1-D and
+ * 3-D inputs the adaptive op with output size 1, which is what TVM's
+ * global 1-D/3-D ops are and what the vocabulary has. */
+static int conv_global_pool(ox_cx *cx)
+{
+    bool is_max = strcmp(cx->node->op_type, "GlobalMaxPool") == 0;
+    int rank = rank_of(cx, 0);
+    if (rank < 3 || rank > 5)
+        return ox_unsupported(cx, rank < 0 ? "the input's rank is not known"
+                                           : "the input has no 1 to 3 spatial axes");
+    int x = ox_arg(cx, 0);
+    if (rank == 4)
+        return define(cx, 0, call1(cx, is_max ? "nn.global_max_pool2d" : "nn.global_avg_pool2d",
+                                   x));
+    static const int64_t ones[3] = {1, 1, 1};
+    const char *op = rank == 3 ? (is_max ? "nn.adaptive_max_pool1d" : "nn.adaptive_avg_pool1d")
+                               : (is_max ? "nn.adaptive_max_pool3d" : "nn.adaptive_avg_pool3d");
+    int node = call1(cx, op, x);
+    TRY(ox_set_ints(cx, node, "output_size", ones, (size_t)(rank - 2)));
+    return define(cx, 0, node);
+}
+
+/* ---- shapes and indexing ------------------------------------------------------- */
+
+/* Reshape: the shape is an attribute before opset 5, an input after.  A
+ * shape the model computes at run time is taken from the declared output
+ * type when that is fully known: the graph needs a static newshape. */
+static int conv_reshape(ox_cx *cx)
+{
+    const int64_t *v = NULL;
+    size_t n = 0;
+    int64_t allowzero, fallback[BYOC_MAX_RANK];
+    byoc_tensor_type decl = ox_out_decl(cx, 0);
+    TRY(ox_attr_int(cx, "allowzero", 0, &allowzero));
+    if (cx->opset < 5) {
+        int rc = ox_attr_ints(cx, "shape", &v, &n);
+        TRY(rc);
+        if (rc == 0)
+            return ox_fail(cx, "attribute 'shape' is required");
+    } else {
+        int s = input_ints(cx, 1, &v, &n);
+        if (s == IN_ABSENT)
+            return ox_fail(cx, "input 2 (the shape) is missing");
+        if (s == IN_DYNAMIC) {
+            /* The declared output type may say what it comes to. */
+            if (decl.rank < 0 || !dims_known(&decl, 0, decl.rank))
+                return ox_unsupported(cx, "the shape is computed at run time");
+            v = decl.dims;
+            n = (size_t)decl.rank;
+        }
+    }
+    if (n > BYOC_MAX_RANK)
+        return ox_fail(cx, "the shape has %zu axes; byoc takes at most %d", n, BYOC_MAX_RANK);
+    for (size_t k = 0; k < n; k++)
+        if (v[k] < -1)
+            return ox_fail(cx, "the shape holds %lld", (long long)v[k]);
+    memcpy(fallback, v, sizeof(int64_t) * n);
+    int node = reshape(cx, ox_arg(cx, 0), fallback, (int)n);
+    if (allowzero)
+        TRY(ox_set_bool(cx, node, "allowzero", true));
+    return define(cx, 0, node);
+}
+
+/* Flatten: nn.batch_flatten at axis 1, otherwise a reshape to 2-D. */
+static int conv_flatten(ox_cx *cx)
+{
+    int64_t axis;
+    TRY(ox_attr_int(cx, "axis", 1, &axis));
+    byoc_tensor_type t = ox_type(cx, ox_in(cx, 0));
+    if (axis < 0 && t.rank < 0)
+        return ox_unsupported(cx, "a negative axis needs the input's rank");
+    axis = norm_axis(axis, t.rank);
+    if (t.rank >= 0 && (axis < 0 || axis > t.rank))
+        return ox_fail(cx, "attribute 'axis' is out of range for rank %d", t.rank);
+    if (axis == 1)
+        return define(cx, 0, call1(cx, "nn.batch_flatten", ox_arg(cx, 0)));
+    int64_t shape[2] = {1, 1};
+    if (axis == 0) {
+        shape[1] = -1;
+    } else {
+        if (t.rank < 0)
+            return ox_unsupported(cx, "the input's shape is not known");
+        bool pre = dims_known(&t, 0, (int)axis), post = dims_known(&t, (int)axis, t.rank);
+        if (!pre && !post)
+            return ox_unsupported(cx, "the input's shape is not known");
+        for (int k = 0; k < t.rank; k++)
+            if (t.dims[k] >= 0)
+                shape[k >= axis] *= t.dims[k];
+        if (!pre)
+            shape[0] = -1;
+        if (!post)
+            shape[1] = -1;
+    }
+    return define(cx, 0, reshape(cx, ox_arg(cx, 0), shape, 2));
+}
+
+static int conv_concat(ox_cx *cx)
+{
+    int64_t axis;
+    int rc = ox_attr_int(cx, "axis", 1, &axis);
+    TRY(rc);
+    if (rc == 0 && cx->opset >= 4)
+        return ox_fail(cx, "attribute 'axis' is required");
+    int n = cx->node->ninputs;
+    if (n == 0)
+        return ox_fail(cx, "no inputs");
+    int *fields = ox_alloc(cx, sizeof(int) * (size_t)n);
+    for (int i = 0; i < n; i++)
+        TRY(fields[i] = ox_arg(cx, i));
+    int tuple = ox_tuple(cx, fields, n);
+    int node = call1(cx, "concatenate", tuple);
+    TRY(ox_set_int(cx, node, "axis", axis));
+    return define(cx, 0, node);
+}
+
+/* Split: sizes from the `split` attribute before opset 13 and the second
+ * input after; cut points are their running sums.  Without sizes, equal
+ * parts, one per output.  Every output is a projection. */
+static int conv_split(ox_cx *cx)
+{
+    int64_t axis;
+    TRY(ox_attr_int(cx, "axis", 0, &axis));
+    const int64_t *sizes = NULL;
+    size_t n = 0;
+    if (cx->opset < 13) {
+        TRY(ox_attr_ints(cx, "split", &sizes, &n));
+    } else {
+        int s = input_ints(cx, 1, &sizes, &n);
+        if (s == IN_DYNAMIC)
+            return ox_unsupported(cx, "the split sizes are computed at run time");
+    }
+    int nout = cx->node->noutputs;
+    if (nout < 1)
+        return ox_fail(cx, "no outputs");
+    if (n > 0 && (int)n != nout)
+        return ox_fail(cx, "%zu split sizes for %d outputs", n, nout);
+    int node = call1(cx, "split", ox_arg(cx, 0));
+    if (n > 1) {
+        int64_t *cuts = ox_alloc(cx, sizeof(int64_t) * n), at = 0;
+        for (size_t k = 0; k + 1 < n; k++)
+            cuts[k] = at += sizes[k];
+        TRY(ox_set_ints(cx, node, "indices_or_sections", cuts, n - 1));
+    } else {
+        TRY(ox_set_int(cx, node, "indices_or_sections", nout));
+    }
+    TRY(ox_set_int(cx, node, "axis", axis));
+    for (int i = 0; i < nout; i++)
+        if (cx->node->outputs[i][0])
+            TRY(define(cx, i, ox_proj(cx, node, i)));
+    return 0;
+}
+
+/* Transpose: held back until used, so that MatMul and Gemm can cancel it
+ * against the transpose they need. */
+static int conv_transpose(ox_cx *cx)
+{
+    const int64_t *perm;
+    size_t n;
+    int rc = ox_attr_ints(cx, "perm", &perm, &n);
+    TRY(rc);
+    int64_t rev[BYOC_MAX_RANK];
+    if (rc == 0) {
+        int rank = rank_of(cx, 0);
+        if (rank < 0)
+            return define(cx, 0, call1(cx, "transpose", ox_arg(cx, 0)));
+        for (int k = 0; k < rank; k++)
+            rev[k] = rank - 1 - k;
+        perm = rev;
+        n = (size_t)rank;
+    }
+    if (n > BYOC_MAX_RANK)
+        return ox_fail(cx, "attribute 'perm' has %zu axes", n);
+    unsigned seen = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (perm[k] < 0 || perm[k] >= (int64_t)n || (seen >> perm[k] & 1))
+            return ox_fail(cx, "attribute 'perm' is not a permutation of 0..%zu", n - 1);
+        seen |= 1u << perm[k];
+    }
+    int rank = rank_of(cx, 0);
+    if (rank >= 0 && rank != (int)n)
+        return ox_fail(cx, "attribute 'perm' has %zu axes for an input of rank %d", n, rank);
+    if (!ox_in(cx, 0))
+        return ox_fail(cx, "input 1 is missing");
+    ox_define_transpose(cx, 0, ox_in(cx, 0), perm, (int)n);
+    return 0;
+}
+
+/* Gather: take along `axis`.  TVM also normalises negative indices with
+ * less/add/where when they are not constants; ONNX exports that need it
+ * (GPT-2's) spell that out themselves, so it is not repeated here. */
+static int conv_gather(ox_cx *cx)
+{
+    int64_t axis;
+    TRY(ox_attr_int(cx, "axis", 0, &axis));
+    int node = call2(cx, "take", ox_arg(cx, 0), ox_arg(cx, 1));
+    TRY(ox_set_int(cx, node, "axis", axis));
+    return define(cx, 0, node);
+}
+
+static int conv_gather_elements(ox_cx *cx)
+{
+    int64_t axis;
+    TRY(ox_attr_int(cx, "axis", 0, &axis));
+    int node = call2(cx, "gather", ox_arg(cx, 0), ox_arg(cx, 1));
+    TRY(ox_set_int(cx, node, "axis", axis));
+    return define(cx, 0, node);
+}
+
+static int conv_gather_nd(ox_cx *cx)
+{
+    int64_t bd;
+    TRY(ox_attr_int(cx, "batch_dims", 0, &bd));
+    int node = call2(cx, "gather_nd", ox_arg(cx, 0), ox_arg(cx, 1));
+    TRY(ox_set_int(cx, node, "batch_dims", bd));
+    return define(cx, 0, node);
+}
+
+/* Shape: shape_of in int64; opset 15's start and end slice it. */
+static int conv_shape(ox_cx *cx)
+{
+    int64_t start, end;
+    int rs = ox_attr_int(cx, "start", 0, &start), re = ox_attr_int(cx, "end", INT64_MAX, &end);
+    TRY(rs);
+    TRY(re);
+    int node = call1(cx, "shape_of", ox_arg(cx, 0));
+    TRY(ox_set_dtype(cx, node, "dtype", BYOC_DT_INT64));
+    if (rs > 0 || re > 0) {
+        int64_t zero = 0;
+        node = call1(cx, "strided_slice", node);
+        TRY(ox_set_ints(cx, node, "begin", &start, 1));
+        TRY(ox_set_ints(cx, node, "end", &end, 1));
+        TRY(ox_set_ints(cx, node, "axes", &zero, 1));
+    }
+    return define(cx, 0, node);
+}
+
+static int conv_size(ox_cx *cx)
+{
+    int node = call1(cx, "ndarray_size", ox_arg(cx, 0));
+    TRY(ox_set_dtype(cx, node, "dtype", BYOC_DT_INT64));
+    return define(cx, 0, node);
+}
+
+/* The axes of Squeeze, Unsqueeze and the reductions: an attribute, or
+ * from `input_from` on an input.  Returns IN_ABSENT, IN_KNOWN, or 1 via
+ * ox_unsupported for axes computed at run time. */
+static int read_axes(ox_cx *cx, int input_from, int input, const int64_t **axes, size_t *n)
+{
+    *axes = NULL;
+    *n = 0;
+    if (cx->opset < input_from) {
+        int rc = ox_attr_ints(cx, "axes", axes, n);
+        TRY(rc);
+        return rc ? IN_KNOWN : IN_ABSENT;
+    }
+    int s = input_ints(cx, input, axes, n);
+    if (s == IN_DYNAMIC) {
+        ox_unsupported(cx, "the axes are computed at run time");
+        return -2;
+    }
+    return s;
+}
+
+/* Unsqueeze: one expand_dims per axis, in increasing order; negative axes
+ * count in the output's rank. */
+static int conv_unsqueeze(ox_cx *cx)
+{
+    const int64_t *axes;
+    size_t n;
+    int s = read_axes(cx, 13, 1, &axes, &n);
+    if (s == -2)
+        return 1;
+    TRY(s);
+    if (s == IN_ABSENT || n == 0)
+        return ox_fail(cx, "no axes");
+    if (n > BYOC_MAX_RANK)
+        return ox_fail(cx, "%zu axes", n);
+    int64_t sorted[BYOC_MAX_RANK];
+    int rank = rank_of(cx, 0);
+    for (size_t k = 0; k < n; k++) {
+        if (axes[k] < 0 && rank < 0)
+            return ox_unsupported(cx, "a negative axis needs the input's rank");
+        sorted[k] = norm_axis(axes[k], rank < 0 ? -1 : rank + (int)n);
+    }
+    for (size_t k = 1; k < n; k++)
+        for (size_t j = k; j > 0 && sorted[j - 1] > sorted[j]; j--) {
+            int64_t t = sorted[j];
+            sorted[j] = sorted[j - 1];
+            sorted[j - 1] = t;
+        }
+    int x = ox_arg(cx, 0);
+    for (size_t k = 0; k < n; k++) {
+        x = call1(cx, "expand_dims", x);
+        TRY(ox_set_int(cx, x, "axis", sorted[k]));
+    }
+    return define(cx, 0, x);
+}
+
+static int conv_squeeze(ox_cx *cx)
+{
+    const int64_t *axes;
+    size_t n;
+    int s = read_axes(cx, 13, 1, &axes, &n);
+    if (s == -2)
+        return 1;
+    TRY(s);
+    int node = call1(cx, "squeeze", ox_arg(cx, 0));
+    if (s == IN_KNOWN) {
+        int64_t norm[BYOC_MAX_RANK];
+        int rank = rank_of(cx, 0);
+        if (n > BYOC_MAX_RANK)
+            return ox_fail(cx, "%zu axes", n);
+        for (size_t k = 0; k < n; k++)
+            norm[k] = norm_axis(axes[k], rank);
+        TRY(ox_set_ints(cx, node, "axis", norm, n));
+    }
+    return define(cx, 0, node);
+}
+
+/* Slice: starts, ends, axes and steps are attributes before opset 10
+ * (no steps) and inputs after; all become strided_slice's attributes. */
+static int conv_slice(ox_cx *cx)
+{
+    const int64_t *starts, *ends, *axes = NULL, *steps = NULL;
+    size_t ns, ne, na = 0, nst = 0;
+    if (cx->opset < 10) {
+        if (ox_attr_ints(cx, "starts", &starts, &ns) <= 0
+            || ox_attr_ints(cx, "ends", &ends, &ne) <= 0)
+            return ox_fail(cx, "attributes 'starts' and 'ends' are required lists of ints");
+        TRY(ox_attr_ints(cx, "axes", &axes, &na));
+    } else {
+        int s1 = input_ints(cx, 1, &starts, &ns), s2 = input_ints(cx, 2, &ends, &ne);
+        int s3 = input_ints(cx, 3, &axes, &na), s4 = input_ints(cx, 4, &steps, &nst);
+        if (s1 == IN_ABSENT || s2 == IN_ABSENT)
+            return ox_fail(cx, "inputs 'starts' and 'ends' are required");
+        if (s1 == IN_DYNAMIC || s2 == IN_DYNAMIC || s3 == IN_DYNAMIC || s4 == IN_DYNAMIC)
+            return ox_unsupported(cx, "its bounds are computed at run time");
+    }
+    if (ns != ne || (axes && na != ns) || (steps && nst != ns) || ns > BYOC_MAX_RANK)
+        return ox_fail(cx, "starts, ends, axes and steps differ in length");
+    int rank = rank_of(cx, 0);
+    int64_t ax[BYOC_MAX_RANK], st[BYOC_MAX_RANK];
+    for (size_t k = 0; k < ns; k++) {
+        ax[k] = axes ? norm_axis(axes[k], rank) : (int64_t)k;
+        st[k] = steps ? steps[k] : 1;
+        if (st[k] == 0)
+            return ox_fail(cx, "a step is 0");
+    }
+    int node = call1(cx, "strided_slice", ox_arg(cx, 0));
+    TRY(ox_set_ints(cx, node, "begin", starts, ns));
+    TRY(ox_set_ints(cx, node, "end", ends, ns));
+    TRY(ox_set_ints(cx, node, "strides", st, ns));
+    TRY(ox_set_ints(cx, node, "axes", ax, ns));
+    return define(cx, 0, node);
+}
+
+/* ReduceMean and friends: `axes` is an attribute (ReduceSum until opset
+ * 13, the others until 18) or the second input; no axes reduces all of
+ * them, unless noop_with_empty_axes says to do nothing. */
+static int conv_reduce(ox_cx *cx)
+{
+    int64_t keepdims, noop;
+    TRY(ox_attr_int(cx, "keepdims", 1, &keepdims));
+    TRY(ox_attr_int(cx, "noop_with_empty_axes", 0, &noop));
+    const int64_t *axes;
+    size_t n;
+    int from = strcmp(cx->node->op_type, "ReduceSum") == 0 ? 13 : 18;
+    int s = read_axes(cx, from, 1, &axes, &n);
+    if (s == -2)
+        return 1;
+    TRY(s);
+    if (n == 0 && noop) {
+        ox_alias(cx, 0, ox_in(cx, 0));
+        return 0;
+    }
+    int node = call1(cx, cx->map->relay, ox_arg(cx, 0));
+    if (n > 0)
+        TRY(ox_set_ints(cx, node, "axis", axes, n));
+    TRY(ox_set_bool(cx, node, "keepdims", keepdims != 0));
+    return define(cx, 0, node);
+}
+
+/* ArgMax, ArgMin: the Relay op and, as TVM, a cast to ONNX's int64. */
+static int conv_arg_reduce(ox_cx *cx)
+{
+    int64_t axis, keepdims, last;
+    TRY(ox_attr_int(cx, "axis", 0, &axis));
+    TRY(ox_attr_int(cx, "keepdims", 1, &keepdims));
+    TRY(ox_attr_int(cx, "select_last_index", 0, &last));
+    int node = call1(cx, cx->map->relay, ox_arg(cx, 0));
+    TRY(ox_set_ints(cx, node, "axis", &axis, 1));
+    TRY(ox_set_bool(cx, node, "keepdims", keepdims != 0));
+    TRY(ox_set_bool(cx, node, "select_last_index", last != 0));
+    node = call1(cx, "cast", node);
+    TRY(ox_set_dtype(cx, node, "dtype", BYOC_DT_INT64));
+    return define(cx, 0, node);
+}
+
+/* Pad: pads and value are attributes before opset 11 and inputs after.
+ * ONNX lists all starts then all ends; nn.pad wants pairs per axis. */
+static int conv_pad(ox_cx *cx)
+{
+    const int64_t *pads;
+    size_t n;
+    const char *mode;
+    TRY(ox_attr_string(cx, "mode", "constant", &mode));
+    if (strcmp(mode, "constant") && strcmp(mode, "edge") && strcmp(mode, "reflect"))
+        return ox_fail(cx, "attribute 'mode' is '%s'; expected constant, edge or reflect", mode);
+    int value = -1;
+    if (cx->opset < 11) {
+        int rc = ox_attr_ints(cx, cx->opset < 2 ? "paddings" : "pads", &pads, &n);
+        TRY(rc);
+        if (rc == 0)
+            return ox_fail(cx, "attribute 'pads' is required");
+        double v;
+        TRY(ox_attr_float(cx, "value", 0.0, &v));
+        value = ox_scalar(cx, dtype_of(cx, 0), v);
+    } else {
+        int s = input_ints(cx, 1, &pads, &n);
+        if (s == IN_ABSENT)
+            return ox_fail(cx, "input 2 (the pads) is missing");
+        if (s == IN_DYNAMIC)
+            return ox_unsupported(cx, "the pads are computed at run time");
+        if (ox_in(cx, 3))
+            return ox_unsupported(cx, "padding only some axes (opset 18) is not mapped");
+        ox_value *cv = ox_in(cx, 2);
+        const ox_tensor *t = cv ? ox_data(cx, cv) : NULL;
+        if (!cv)
+            value = ox_scalar(cx, dtype_of(cx, 0), 0.0);
+        else if (t && t->type.rank != 0 && t->n >= 1)
+            value = ox_scalar(cx, t->type.dtype, t->f ? t->f[0] : (double)t->i[0]);
+        else
+            value = ox_arg(cx, 2);
+    }
+    if (n % 2 || n / 2 > BYOC_MAX_RANK)
+        return ox_fail(cx, "%zu pads; expected two per axis", n);
+    int rank = rank_of(cx, 0);
+    if (rank >= 0 && (int)n != 2 * rank)
+        return ox_fail(cx, "%zu pads for a tensor of rank %d", n, rank);
+    int64_t pairs[2 * BYOC_MAX_RANK];
+    size_t axes = n / 2;
+    for (size_t k = 0; k < axes; k++) {
+        pairs[2 * k] = pads[k];
+        pairs[2 * k + 1] = pads[axes + k];
+    }
+    int node = call2(cx, "nn.pad", ox_arg(cx, 0), value);
+    TRY(ox_set_pairs(cx, node, "pad_width", pairs, axes));
+    TRY(ox_set_string(cx, node, "pad_mode", mode));
+    return define(cx, 0, node);
+}
+
+/* Expand: broadcast_to the shape numpy's rule gives the input and the
+ * requested shape together, as TVM computes it. */
+static int conv_expand(ox_cx *cx)
+{
+    const int64_t *shape;
+    size_t n;
+    int s = input_ints(cx, 1, &shape, &n);
+    if (s == IN_ABSENT)
+        return ox_fail(cx, "input 2 (the shape) is missing");
+    if (s == IN_DYNAMIC)
+        return ox_unsupported(cx, "the shape is computed at run time");
+    byoc_tensor_type t = ox_type(cx, ox_in(cx, 0));
+    int rank = t.rank < 0 ? (int)n : (t.rank > (int)n ? t.rank : (int)n);
+    if (rank > BYOC_MAX_RANK)
+        return ox_fail(cx, "the shape has %d axes", rank);
+    int64_t out[BYOC_MAX_RANK];
+    for (int k = 0; k < rank; k++) {
+        int ks = k - (rank - (int)n), kt = k - (rank - t.rank);
+        int64_t want = ks >= 0 ? shape[ks] : 1, have = t.rank >= 0 && kt >= 0 ? t.dims[kt] : 1;
+        if (t.rank < 0 && want == 1)
+            return ox_unsupported(cx, "the input's shape is not known");
+        if (want == 1)
+            want = have;
+        else if (have >= 0 && have != 1 && have != want)
+            return ox_fail(cx, "cannot broadcast size %lld to %lld", (long long)have,
+                           (long long)want);
+        if (want < 0)
+            return ox_unsupported(cx, "the result's shape is not known");
+        out[k] = want;
+    }
+    int node = call1(cx, "broadcast_to", ox_arg(cx, 0));
+    TRY(ox_set_ints(cx, node, "shape", out, (size_t)rank));
+    return define(cx, 0, node);
+}
+
+static int conv_tile(ox_cx *cx)
+{
+    const int64_t *reps;
+    size_t n;
+    int s = input_ints(cx, 1, &reps, &n);
+    if (s != IN_KNOWN)
+        return s == IN_ABSENT ? ox_fail(cx, "input 2 (the repeats) is missing")
+                              : ox_unsupported(cx, "the repeats are computed at run time");
+    int node = call1(cx, "tile", ox_arg(cx, 0));
+    TRY(ox_set_ints(cx, node, "reps", reps, n));
+    return define(cx, 0, node);
+}
+
+/* Constant: its value is a constant node made when first used; small
+ * ones (shapes, axes) also feed the converters of their users. */
+static int conv_constant(ox_cx *cx)
+{
+    static const struct {
+        const char *name;
+        int type;
+    } forms[] = {
+        {"value", OX_AT_TENSOR}, {"value_float", OX_AT_FLOAT}, {"value_floats", OX_AT_FLOATS},
+        {"value_int", OX_AT_INT}, {"value_ints", OX_AT_INTS},
+    };
+    for (size_t k = 0; k < sizeof forms / sizeof forms[0]; k++) {
+        const ox_attr *a = ox_attr_find(cx->node, forms[k].name);
+        if (!a)
+            continue;
+        if (a->type != forms[k].type)
+            return ox_fail(cx, "attribute '%s' has the wrong type", a->name);
+        if (a->type == OX_AT_TENSOR) {
+            ox_define_const(cx, 0, &a->ttype, a->t);
+            return 0;
+        }
+        bool is_float = a->type == OX_AT_FLOAT || a->type == OX_AT_FLOATS;
+        bool scalar = a->type == OX_AT_FLOAT || a->type == OX_AT_INT;
+        ox_tensor *t = ox_alloc(cx, sizeof *t);
+        t->type.dtype = is_float ? BYOC_DT_FLOAT32 : BYOC_DT_INT64;
+        t->type.rank = scalar ? 0 : 1;
+        t->type.dims[0] = (int64_t)a->n;
+        t->n = scalar ? 1 : a->n;
+        if (is_float) {
+            double *f = ox_alloc(cx, sizeof(double) * t->n);
+            for (size_t i = 0; i < t->n; i++)
+                f[i] = scalar ? a->f : a->floats[i];
+            t->f = f;
+        } else {
+            int64_t *v = ox_alloc(cx, sizeof(int64_t) * t->n);
+            for (size_t i = 0; i < t->n; i++)
+                v[i] = scalar ? a->i : a->ints[i];
+            t->i = v;
+        }
+        ox_define_const(cx, 0, &t->type, t);
+        return 0;
+    }
+    if (ox_attr_find(cx->node, "sparse_value") || ox_attr_find(cx->node, "value_string")
+        || ox_attr_find(cx->node, "value_strings"))
+        return ox_unsupported(cx, "a sparse or string constant");
+    return ox_fail(cx, "no value attribute");
+}
+
+static int conv_constant_of_shape(ox_cx *cx)
+{
+    const int64_t *shape;
+    size_t n;
+    int s = input_ints(cx, 0, &shape, &n);
+    if (s != IN_KNOWN)
+        return s == IN_ABSENT ? ox_fail(cx, "input 1 (the shape) is missing")
+                              : ox_unsupported(cx, "the shape is computed at run time");
+    const ox_attr *a = ox_attr_find(cx->node, "value");
+    byoc_dtype dt = BYOC_DT_FLOAT32;
+    double v = 0;
+    if (a) {
+        if (a->type != OX_AT_TENSOR)
+            return ox_fail(cx, "attribute 'value' should be a tensor");
+        dt = a->ttype.dtype;
+        if (a->t && a->t->n >= 1)
+            v = a->t->f ? a->t->f[0] : (double)a->t->i[0];
+    }
+    int node = call1(cx, "full", ox_scalar(cx, dt, v));
+    TRY(ox_set_ints(cx, node, "shape", shape, n));
+    TRY(ox_set_dtype(cx, node, "dtype", dt));
+    return define(cx, 0, node);
+}
+
+static int conv_depth_to_space(ox_cx *cx)
+{
+    int64_t bs;
+    const char *mode;
+    if (ox_attr_int(cx, "blocksize", 0, &bs) <= 0 || bs < 1)
+        return ox_fail(cx, "attribute 'blocksize' is required and must be a positive int");
+    TRY(ox_attr_string(cx, "mode", "DCR", &mode));
+    bool d2s = strcmp(cx->node->op_type, "DepthToSpace") == 0;
+    int node = call1(cx, d2s ? "nn.depth_to_space" : "nn.space_to_depth", ox_arg(cx, 0));
+    TRY(ox_set_int(cx, node, "block_size", bs));
+    if (d2s)
+        TRY(ox_set_string(cx, node, "mode", mode));
+    return define(cx, 0, node);
+}
+
+/* Resize (opset 10: scales; 11-13: roi, scales, sizes) and Upsample:
+ * image.resize{1,2,3}d to a static size, from `sizes` or from the
+ * input's shape times `scales`. */
+static int conv_resize(ox_cx *cx)
+{
+    bool upsample = strcmp(cx->node->op_type, "Upsample") == 0;
+    byoc_tensor_type t = ox_type(cx, ox_in(cx, 0));
+    if (t.rank < 3 || t.rank > 5)
+        return ox_unsupported(cx, t.rank < 0 ? "the input's rank is not known"
+                                             : "only 1 to 3 spatial axes are mapped");
+    int nd = t.rank - 2;
+    double scales[BYOC_MAX_RANK];
+    int64_t sizes[BYOC_MAX_RANK];
+    size_t ns = 0, nz = 0;
+    const int64_t *zv = NULL;
+    int s_scales, s_sizes = IN_ABSENT;
+    if (upsample && cx->opset < 9) {
+        const double *f;
+        s_scales = ox_attr_floats(cx, "scales", &f, &ns);
+        TRY(s_scales);
+        s_scales = s_scales ? IN_KNOWN : IN_ABSENT;
+        for (size_t k = 0; k < ns && k < BYOC_MAX_RANK; k++)
+            scales[k] = f[k];
+    } else {
+        int si = upsample || cx->opset < 11 ? 1 : 2;
+        s_scales = input_numbers(cx, si, scales, BYOC_MAX_RANK, &ns);
+        if (!upsample && cx->opset >= 11)
+            s_sizes = input_ints(cx, 3, &zv, &nz);
+    }
+    if (s_sizes == IN_KNOWN && nz == (size_t)t.rank) {
+        memcpy(sizes, zv, sizeof(int64_t) * nz);
+    } else if (s_scales == IN_KNOWN && ns == (size_t)t.rank) {
+        if (!dims_known(&t, 2, t.rank))
+            return ox_unsupported(cx, "scaling needs the input's spatial sizes");
+        for (int k = 2; k < t.rank; k++)
+            sizes[k] = (int64_t)floor((double)t.dims[k] * scales[k]);
+    } else if (s_scales == IN_DYNAMIC || s_sizes == IN_DYNAMIC) {
+        return ox_unsupported(cx, "the output size is computed at run time");
+    } else {
+        return ox_fail(cx, "neither scales nor sizes give one value per axis");
+    }
+    const char *mode, *ctm, *nearest;
+    double cubic_a, extrapolation;
+    int64_t exclude;
+    TRY(ox_attr_string(cx, "mode", "nearest", &mode));
+    TRY(ox_attr_string(cx, "coordinate_transformation_mode",
+                       upsample || cx->opset < 11 ? "asymmetric" : "half_pixel", &ctm));
+    TRY(ox_attr_string(cx, "nearest_mode", "round_prefer_floor", &nearest));
+    TRY(ox_attr_float(cx, "cubic_coeff_a", -0.75, &cubic_a));
+    TRY(ox_attr_float(cx, "extrapolation_value", 0.0, &extrapolation));
+    TRY(ox_attr_int(cx, "exclude_outside", 0, &exclude));
+    const char *method = !strcmp(mode, "nearest") ? "nearest_neighbor"
+                         : !strcmp(mode, "linear") || !strcmp(mode, "bilinear") ? "linear"
+                         : !strcmp(mode, "cubic") ? "cubic" : NULL;
+    if (!method)
+        return ox_fail(cx, "attribute 'mode' is '%s'; expected nearest, linear or cubic", mode);
+    static const char *const ops[3] = {"image.resize1d", "image.resize2d", "image.resize3d"};
+    static const char *const layouts[3] = {"NCW", "NCHW", "NCDHW"};
+    int node = call1(cx, ops[nd - 1], ox_arg(cx, 0));
+    TRY(ox_set_ints(cx, node, "size", sizes + 2, (size_t)nd));
+    TRY(ox_set_string(cx, node, "layout", layouts[nd - 1]));
+    TRY(ox_set_string(cx, node, "method", method));
+    TRY(ox_set_string(cx, node, "coordinate_transformation_mode", ctm));
+    TRY(ox_set_string(cx, node, "rounding_method", nearest));
+    TRY(ox_set_float(cx, node, "cubic_alpha", cubic_a));
+    TRY(ox_set_int(cx, node, "cubic_exclude", exclude));
+    TRY(ox_set_float(cx, node, "extrapolation_value", extrapolation));
+    return define(cx, 0, node);
+}
+
+/* TopK: topk with both results; k from the second input (opset 10) or
+ * the attribute. */
+static int conv_topk(ox_cx *cx)
+{
+    int64_t k, axis, largest;
+    if (cx->opset < 10) {
+        if (ox_attr_int(cx, "k", 0, &k) <= 0)
+            return ox_fail(cx, "attribute 'k' is required");
+    } else {
+        const int64_t *v;
+        size_t n;
+        int s = input_ints(cx, 1, &v, &n);
+        if (s != IN_KNOWN || n != 1)
+            return s == IN_ABSENT ? ox_fail(cx, "input 2 (k) is missing")
+                                  : ox_unsupported(cx, "k is computed at run time");
+        k = v[0];
+    }
+    TRY(ox_attr_int(cx, "axis", -1, &axis));
+    TRY(ox_attr_int(cx, "largest", 1, &largest));
+    int node = call1(cx, "topk", ox_arg(cx, 0));
+    TRY(ox_set_int(cx, node, "k", k));
+    TRY(ox_set_int(cx, node, "axis", axis));
+    TRY(ox_set_bool(cx, node, "is_ascend", !largest));
+    TRY(ox_set_string(cx, node, "ret_type", "both"));
+    TRY(ox_set_dtype(cx, node, "dtype", BYOC_DT_INT64));
+    for (int i = 0; i < cx->node->noutputs && i < 2; i++)
+        if (cx->node->outputs[i][0])
+            TRY(define(cx, i, ox_proj(cx, node, i)));
+    return 0;
+}
+
+static int conv_range(ox_cx *cx)
+{
+    int args[3] = {ox_arg(cx, 0), ox_arg(cx, 1), ox_arg(cx, 2)};
+    int node = ox_call(cx, "arange", args, 3);
+    TRY(ox_set_dtype(cx, node, "dtype", dtype_of(cx, 0)));
+    return define(cx, 0, node);
+}
+
+static int conv_scatter_elements(ox_cx *cx)
+{
+    int64_t axis;
+    const char *red;
+    TRY(ox_attr_int(cx, "axis", 0, &axis));
+    TRY(ox_attr_string(cx, "reduction", "none", &red));
+    int args[3] = {ox_arg(cx, 0), ox_arg(cx, 1), ox_arg(cx, 2)};
+    int node = ox_call(cx, "scatter_elements", args, 3);
+    TRY(ox_set_int(cx, node, "axis", axis));
+    TRY(ox_set_string(cx, node, "reduction", strcmp(red, "none") ? red : "update"));
+    return define(cx, 0, node);
+}
+
+/* ---- the table --------------------------------------------------------------------- */
+
+/* Alphabetical by ONNX name.  `relay` is the op for the converters that
+ * take it from here; the comment says what each ONNX op becomes. */
+static const ox_op_map op_table[] = {
+    {"Abs", conv_unary, "abs"},                         /* abs */
+    {"Acos", conv_unary, "acos"},                       /* acos */
+    {"Acosh", conv_unary, "acosh"},                     /* acosh */
+    {"Add", conv_binary, "add"},                        /* add */
+    {"And", conv_binary, "logical_and"},                /* logical_and */
+    {"ArgMax", conv_arg_reduce, "argmax"},              /* argmax, cast to int64 */
+    {"ArgMin", conv_arg_reduce, "argmin"},              /* argmin, cast to int64 */
+    {"Asin", conv_unary, "asin"},                       /* asin */
+    {"Asinh", conv_unary, "asinh"},                     /* asinh */
+    {"Atan", conv_unary, "atan"},                       /* atan */
+    {"Atanh", conv_unary, "atanh"},                     /* atanh */
+    {"AveragePool", conv_pool, NULL},                   /* nn.avg_pool{1,2,3}d */
+    {"BatchNormalization", conv_batch_norm, NULL},      /* nn.batch_norm + .0 */
+    {"Cast", conv_cast, NULL},                          /* cast */
+    {"CastLike", conv_binary, "cast_like"},             /* cast_like */
+    {"Ceil", conv_unary, "ceil"},                       /* ceil */
+    {"Clip", conv_clip, NULL},                          /* clip; maximum/minimum for bounds
+                                                           computed at run time */
+    {"Concat", conv_concat, NULL},                      /* concatenate of a tuple */
+    {"Constant", conv_constant, NULL},                  /* a constant */
+    {"ConstantOfShape", conv_constant_of_shape, NULL},  /* full */
+    {"Conv", conv_conv, NULL},                          /* nn.conv{1,2,3}d (+ nn.bias_add) */
+    {"ConvTranspose", conv_conv, NULL},                 /* nn.conv{1,2,3}d_transpose
+                                                           (+ nn.bias_add) */
+    {"Cos", conv_unary, "cos"},                         /* cos */
+    {"Cosh", conv_unary, "cosh"},                       /* cosh */
+    {"DepthToSpace", conv_depth_to_space, NULL},        /* nn.depth_to_space */
+    {"Div", conv_binary, "divide"},                     /* divide */
+    {"Dropout", conv_dropout, NULL},                    /* nothing (its input); nn.dropout
+                                                           when the mask is read */
+    {"Equal", conv_binary, "equal"},                    /* equal */
+    {"Erf", conv_unary, "erf"},                         /* erf */
+    {"Exp", conv_unary, "exp"},                         /* exp */
+    {"Expand", conv_expand, NULL},                      /* broadcast_to */
+    {"Flatten", conv_flatten, NULL},                    /* nn.batch_flatten, or reshape */
+    {"Floor", conv_unary, "floor"},                     /* floor */
+    {"Gather", conv_gather, NULL},                      /* take */
+    {"GatherElements", conv_gather_elements, NULL},     /* gather */
+    {"GatherND", conv_gather_nd, NULL},                 /* gather_nd */
+    {"Gemm", conv_gemm, NULL},                          /* nn.dense (+ transpose, multiply,
+                                                           add) */
+    {"GlobalAveragePool", conv_global_pool, NULL},      /* nn.global_avg_pool2d */
+    {"GlobalMaxPool", conv_global_pool, NULL},          /* nn.global_max_pool2d */
+    {"Greater", conv_binary, "greater"},                /* greater */
+    {"GreaterOrEqual", conv_binary, "greater_equal"},   /* greater_equal */
+    {"HardSigmoid", conv_hard_sigmoid, NULL},           /* multiply, add, clip */
+    {"HardSwish", conv_hard_swish, NULL},               /* multiply, add, clip, multiply */
+    {"Identity", conv_identity, NULL},                  /* nothing: its input */
+    {"InstanceNormalization", conv_instance_norm, NULL}, /* nn.instance_norm */
+    {"IsNaN", conv_unary, "isnan"},                     /* isnan */
+    {"LRN", conv_lrn, NULL},                            /* nn.lrn */
+    {"LayerNormalization", conv_layer_norm, NULL},      /* nn.layer_norm */
+    {"LeakyRelu", conv_leaky_relu, NULL},               /* nn.leaky_relu */
+    {"Less", conv_binary, "less"},                      /* less */
+    {"LessOrEqual", conv_binary, "less_equal"},         /* less_equal */
+    {"Log", conv_unary, "log"},                         /* log */
+    {"LogSoftmax", conv_softmax, "nn.log_softmax"},     /* nn.log_softmax */
+    {"MatMul", conv_matmul, NULL},                      /* nn.dense or nn.batch_matmul
+                                                           (+ reshape, transpose) */
+    {"Max", conv_variadic, "maximum"},                  /* maximum, chained */
+    {"MaxPool", conv_pool, NULL},                       /* nn.max_pool{1,2,3}d */
+    {"Mean", conv_mean, NULL},                          /* expand_dims, concatenate, mean */
+    {"Min", conv_variadic, "minimum"},                  /* minimum, chained */
+    {"Mod", conv_mod, NULL},                            /* floor_mod, or mod for fmod=1 */
+    {"Mul", conv_binary, "multiply"},                   /* multiply */
+    {"Neg", conv_unary, "negative"},                    /* negative */
+    {"Not", conv_unary, "logical_not"},                 /* logical_not */
+    {"Or", conv_binary, "logical_or"},                  /* logical_or */
+    {"Pad", conv_pad, NULL},                            /* nn.pad */
+    {"Pow", conv_pow, NULL},                            /* power (+ cast) */
+    {"Range", conv_range, NULL},                        /* arange */
+    {"Reciprocal", conv_reciprocal, NULL},              /* divide(1, x) */
+    {"ReduceMax", conv_reduce, "max"},                  /* max */
+    {"ReduceMean", conv_reduce, "mean"},                /* mean */
+    {"ReduceMin", conv_reduce, "min"},                  /* min */
+    {"ReduceProd", conv_reduce, "prod"},                /* prod */
+    {"ReduceSum", conv_reduce, "sum"},                  /* sum */
+    {"Relu", conv_unary, "nn.relu"},                    /* nn.relu */
+    {"Reshape", conv_reshape, NULL},                    /* reshape */
+    {"Resize", conv_resize, NULL},                      /* image.resize{1,2,3}d */
+    {"Round", conv_unary, "round"},                     /* round */
+    {"ScatterElements", conv_scatter_elements, NULL},   /* scatter_elements */
+    {"Shape", conv_shape, NULL},                        /* shape_of (+ strided_slice) */
+    {"Sigmoid", conv_unary, "sigmoid"},                 /* sigmoid */
+    {"Sign", conv_unary, "sign"},                       /* sign */
+    {"Sin", conv_unary, "sin"},                         /* sin */
+    {"Sinh", conv_unary, "sinh"},                       /* sinh */
+    {"Size", conv_size, NULL},                          /* ndarray_size */
+    {"Slice", conv_slice, NULL},                        /* strided_slice */
+    {"Softmax", conv_softmax, "nn.softmax"},            /* nn.softmax (+ reshapes before
+                                                           opset 13) */
+    {"SpaceToDepth", conv_depth_to_space, NULL},        /* nn.space_to_depth */
+    {"Split", conv_split, NULL},                        /* split + a projection per output */
+    {"Sqrt", conv_unary, "sqrt"},                       /* sqrt */
+    {"Squeeze", conv_squeeze, NULL},                    /* squeeze */
+    {"Sub", conv_binary, "subtract"},                   /* subtract */
+    {"Sum", conv_variadic, "add"},                      /* add, chained */
+    {"Tan", conv_unary, "tan"},                         /* tan */
+    {"Tanh", conv_unary, "tanh"},                       /* tanh */
+    {"Tile", conv_tile, NULL},                          /* tile */
+    {"TopK", conv_topk, NULL},                          /* topk + .0 and .1 */
+    {"Transpose", conv_transpose, NULL},                /* transpose, unless cancelled */
+    {"Unsqueeze", conv_unsqueeze, NULL},                /* expand_dims per axis */
+    {"Upsample", conv_resize, NULL},                    /* image.resize{1,2,3}d */
+    {"Where", conv_where, NULL},                        /* where */
+    {"Xor", conv_binary, "logical_xor"},                /* logical_xor */
+};
+
+static int by_name(const void *key, const void *entry)
+{
+    return strcmp(key, ((const ox_op_map *)entry)->onnx);
+}
+
+const ox_op_map *ox_op_lookup(const char *op_type)
+{
+    return bsearch(op_type, op_table, sizeof op_table / sizeof op_table[0], sizeof op_table[0],
+                   by_name);
+}

@@ -1,0 +1,1225 @@
+/* Unit tests of the ONNX reader (runtime/onnx.c, runtime/onnx_ops.c).
+ *
+ * Each test builds a small model with the protobuf-c API generated from
+ * onnx.proto, packs it, reads it back with byoc_onnx_read_bytes and looks
+ * at the graph: which Relay ops the ONNX ops became, their attributes,
+ * the inferred types, the notes.  A tiny builder keeps the models short:
+ * types are written as "float[1,3,N,?]" (N symbolic, ? unknown). */
+#define _POSIX_C_SOURCE 200809L
+#include <check.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <byoc/byoc.h>
+#include <byoc/onnx.h>
+
+#include "runtime/onnx.pb-c.h"
+
+/* ---- a model builder ------------------------------------------------------- */
+
+enum { MAXP = 4096 };
+
+typedef struct mb {
+    Onnx__ModelProto model;
+    Onnx__GraphProto graph;
+    Onnx__OperatorSetIdProto opset;
+    Onnx__OperatorSetIdProto *opsets[1];
+    Onnx__NodeProto *nodes[64];
+    Onnx__ValueInfoProto *inputs[16], *outputs[16], *infos[32];
+    Onnx__TensorProto *inits[32];
+    void *allocs[MAXP];
+    int nallocs;
+} mb;
+
+static void *mb_alloc(mb *m, size_t size)
+{
+    ck_assert_int_lt(m->nallocs, MAXP);
+    void *p = calloc(1, size ? size : 1);
+    ck_assert_ptr_nonnull(p);
+    return m->allocs[m->nallocs++] = p;
+}
+
+static char *mb_str(mb *m, const char *s)
+{
+    return strcpy(mb_alloc(m, strlen(s) + 1), s);
+}
+
+static void mb_init(mb *m, int opset, int ir)
+{
+    memset(m, 0, sizeof *m);
+    onnx__model_proto__init(&m->model);
+    onnx__graph_proto__init(&m->graph);
+    onnx__operator_set_id_proto__init(&m->opset);
+    m->model.has_ir_version = 1;
+    m->model.ir_version = ir;
+    m->opset.domain = "";
+    m->opset.has_version = 1;
+    m->opset.version = opset;
+    m->opsets[0] = &m->opset;
+    m->model.n_opset_import = 1;
+    m->model.opset_import = m->opsets;
+    m->model.graph = &m->graph;
+    m->graph.name = "test";
+    m->graph.node = m->nodes;
+    m->graph.input = m->inputs;
+    m->graph.output = m->outputs;
+    m->graph.value_info = m->infos;
+    m->graph.initializer = m->inits;
+}
+
+static void mb_free(mb *m)
+{
+    for (int i = 0; i < m->nallocs; i++)
+        free(m->allocs[i]);
+}
+
+/* "a,b,,c" into n strings; an empty item is an absent optional input. */
+static char **mb_list(mb *m, const char *spec, size_t *n)
+{
+    *n = 0;
+    if (!spec || !*spec)
+        return NULL;
+    char **v = mb_alloc(m, sizeof(char *) * 32);
+    const char *p = spec;
+    for (;;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        char *s = mb_alloc(m, len + 1);
+        memcpy(s, p, len);
+        v[(*n)++] = s;
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    return v;
+}
+
+static Onnx__NodeProto *mb_node(mb *m, const char *op, const char *name, const char *in,
+                                const char *out)
+{
+    Onnx__NodeProto *n = mb_alloc(m, sizeof *n);
+    onnx__node_proto__init(n);
+    n->op_type = mb_str(m, op);
+    n->name = mb_str(m, name);
+    n->input = mb_list(m, in, &n->n_input);
+    n->output = mb_list(m, out, &n->n_output);
+    n->attribute = mb_alloc(m, sizeof(Onnx__AttributeProto *) * 16);
+    m->nodes[m->graph.n_node++] = n;
+    return n;
+}
+
+static Onnx__AttributeProto *mb_attr(mb *m, Onnx__NodeProto *n, const char *name,
+                                     Onnx__AttributeProto__AttributeType type)
+{
+    Onnx__AttributeProto *a = mb_alloc(m, sizeof *a);
+    onnx__attribute_proto__init(a);
+    a->name = mb_str(m, name);
+    a->has_type = 1;
+    a->type = type;
+    n->attribute[n->n_attribute++] = a;
+    return a;
+}
+
+static void attr_int(mb *m, Onnx__NodeProto *n, const char *name, int64_t v)
+{
+    Onnx__AttributeProto *a = mb_attr(m, n, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT);
+    a->has_i = 1;
+    a->i = v;
+}
+
+static void attr_float(mb *m, Onnx__NodeProto *n, const char *name, float v)
+{
+    Onnx__AttributeProto *a = mb_attr(m, n, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT);
+    a->has_f = 1;
+    a->f = v;
+}
+
+static void attr_string(mb *m, Onnx__NodeProto *n, const char *name, const char *v)
+{
+    Onnx__AttributeProto *a =
+        mb_attr(m, n, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
+    a->has_s = 1;
+    a->s.data = (uint8_t *)mb_str(m, v);
+    a->s.len = strlen(v);
+}
+
+static void attr_ints(mb *m, Onnx__NodeProto *n, const char *name, int count, ...)
+{
+    Onnx__AttributeProto *a = mb_attr(m, n, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS);
+    a->ints = mb_alloc(m, sizeof(int64_t) * (size_t)count);
+    va_list ap;
+    va_start(ap, count);
+    for (int i = 0; i < count; i++)
+        a->ints[i] = va_arg(ap, int);
+    va_end(ap);
+    a->n_ints = (size_t)count;
+}
+
+static int dtype_code(const char *s, size_t len)
+{
+    static const struct { const char *name; int code; } types[] = {
+        {"float", 1}, {"uint8", 2}, {"int8", 3}, {"int32", 6}, {"int64", 7},
+        {"string", 8}, {"bool", 9}, {"float16", 10}, {"double", 11},
+    };
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (strlen(types[i].name) == len && !strncmp(types[i].name, s, len))
+            return types[i].code;
+    ck_abort_msg("bad dtype in a test type");
+    return 0;
+}
+
+/* "float[1,N,?]": a tensor type; "float" alone: no shape. */
+static Onnx__TypeProto *mb_type(mb *m, const char *spec)
+{
+    Onnx__TypeProto *t = mb_alloc(m, sizeof *t);
+    Onnx__TypeProto__Tensor *tt = mb_alloc(m, sizeof *tt);
+    onnx__type_proto__init(t);
+    onnx__type_proto__tensor__init(tt);
+    t->value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
+    t->tensor_type = tt;
+    const char *br = strchr(spec, '[');
+    tt->has_elem_type = 1;
+    tt->elem_type = dtype_code(spec, br ? (size_t)(br - spec) : strlen(spec));
+    if (!br)
+        return t;
+    Onnx__TensorShapeProto *sh = mb_alloc(m, sizeof *sh);
+    onnx__tensor_shape_proto__init(sh);
+    sh->dim = mb_alloc(m, sizeof(void *) * 16);
+    tt->shape = sh;
+    const char *p = br + 1;
+    while (*p && *p != ']') {
+        const char *e = p + strcspn(p, ",]");
+        Onnx__TensorShapeProto__Dimension *d = mb_alloc(m, sizeof *d);
+        onnx__tensor_shape_proto__dimension__init(d);
+        if (*p >= '0' && *p <= '9') {
+            d->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+            d->dim_value = atoll(p);
+        } else if (*p != '?') {
+            d->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
+            char *name = mb_alloc(m, (size_t)(e - p) + 1);
+            memcpy(name, p, (size_t)(e - p));
+            d->dim_param = name;
+        }
+        sh->dim[sh->n_dim++] = d;
+        p = *e == ',' ? e + 1 : e;
+    }
+    return t;
+}
+
+static Onnx__ValueInfoProto *mb_vi(mb *m, const char *name, const char *spec)
+{
+    Onnx__ValueInfoProto *v = mb_alloc(m, sizeof *v);
+    onnx__value_info_proto__init(v);
+    v->name = mb_str(m, name);
+    if (spec)
+        v->type = mb_type(m, spec);
+    return v;
+}
+
+static void mb_input(mb *m, const char *name, const char *spec)
+{
+    m->inputs[m->graph.n_input++] = mb_vi(m, name, spec);
+}
+
+static void mb_output(mb *m, const char *name, const char *spec)
+{
+    m->outputs[m->graph.n_output++] = mb_vi(m, name, spec);
+}
+
+static void mb_info(mb *m, const char *name, const char *spec)
+{
+    m->infos[m->graph.n_value_info++] = mb_vi(m, name, spec);
+}
+
+/* An initializer of type spec without data (weights are not shipped). */
+static Onnx__TensorProto *mb_tensor(mb *m, const char *name, const char *spec)
+{
+    Onnx__TypeProto *t = mb_type(m, spec);
+    Onnx__TensorProto *x = mb_alloc(m, sizeof *x);
+    onnx__tensor_proto__init(x);
+    x->name = mb_str(m, name);
+    x->has_data_type = 1;
+    x->data_type = t->tensor_type->elem_type;
+    Onnx__TensorShapeProto *sh = t->tensor_type->shape;
+    x->n_dims = sh ? sh->n_dim : 0;
+    x->dims = mb_alloc(m, sizeof(int64_t) * (x->n_dims + 1));
+    for (size_t k = 0; k < x->n_dims; k++)
+        x->dims[k] = sh->dim[k]->dim_value;
+    return x;
+}
+
+static Onnx__TensorProto *mb_weight(mb *m, const char *name, const char *spec)
+{
+    Onnx__TensorProto *x = mb_tensor(m, name, spec);
+    m->inits[m->graph.n_initializer++] = x;
+    return x;
+}
+
+/* A 1-D int64 initializer with data in int64_data. */
+static Onnx__TensorProto *mb_ints(mb *m, const char *name, int count, ...)
+{
+    char spec[32];
+    snprintf(spec, sizeof spec, "int64[%d]", count);
+    Onnx__TensorProto *x = mb_weight(m, name, spec);
+    x->int64_data = mb_alloc(m, sizeof(int64_t) * (size_t)count);
+    va_list ap;
+    va_start(ap, count);
+    for (int i = 0; i < count; i++)
+        x->int64_data[i] = va_arg(ap, int);
+    va_end(ap);
+    x->n_int64_data = (size_t)count;
+    return x;
+}
+
+/* A float scalar initializer with data in float_data. */
+static void mb_scalar(mb *m, const char *name, float v)
+{
+    Onnx__TensorProto *x = mb_weight(m, name, "float[]");
+    x->float_data = mb_alloc(m, sizeof(float));
+    x->float_data[0] = v;
+    x->n_float_data = 1;
+}
+
+static byoc_registry *reg;
+static byoc_error err;
+static uint8_t *bytes;
+static size_t nbytes;
+
+static void pack(mb *m)
+{
+    nbytes = protobuf_c_message_get_packed_size(&m->model.base);
+    bytes = malloc(nbytes + 1);
+    ck_assert_ptr_nonnull(bytes);
+    ck_assert_uint_eq(protobuf_c_message_pack(&m->model.base, bytes), nbytes);
+}
+
+/* Pack the model, free the builder, read the bytes. */
+static byoc_graph *read_model(mb *m)
+{
+    pack(m);
+    mb_free(m);
+    byoc_graph *g = byoc_onnx_read_bytes(reg, bytes, nbytes, "model.onnx", &err);
+    free(bytes);
+    bytes = NULL;
+    return g;
+}
+
+static byoc_graph *read_ok(mb *m)
+{
+    byoc_graph *g = read_model(m);
+    if (!g) {
+        char msg[1024];
+        byoc_error_format(&err, msg, sizeof msg);
+        ck_abort_msg("reading failed: %s", msg);
+    }
+    return g;
+}
+
+/* The error message a model gives, formatted. */
+static const char *read_error(mb *m)
+{
+    static char msg[1024];
+    byoc_graph *g = read_model(m);
+    ck_assert_ptr_null(g);
+    byoc_error_format(&err, msg, sizeof msg);
+    return msg;
+}
+
+static void setup(void)
+{
+    reg = byoc_registry_create();
+    ck_assert_int_eq(byoc_register_relay(reg, &err), 0);
+}
+
+static void teardown(void)
+{
+    byoc_registry_destroy(reg);
+}
+
+/* ---- looking at graphs ------------------------------------------------------ */
+
+static int count_op(const byoc_graph *g, const char *op)
+{
+    int n = 0;
+    for (int i = 0; i < byoc_graph_node_count(g); i++)
+        n += byoc_node_op_name(g, i) && !strcmp(byoc_node_op_name(g, i), op);
+    return n;
+}
+
+static int count_calls(const byoc_graph *g)
+{
+    int n = 0;
+    for (int i = 0; i < byoc_graph_node_count(g); i++)
+        n += byoc_node_kind_of(g, i) == BYOC_N_CALL;
+    return n;
+}
+
+static int count_kind(const byoc_graph *g, byoc_node_kind k)
+{
+    int n = 0;
+    for (int i = 0; i < byoc_graph_node_count(g); i++)
+        n += byoc_node_kind_of(g, i) == k;
+    return n;
+}
+
+static int find_op(const byoc_graph *g, const char *op)
+{
+    for (int i = 0; i < byoc_graph_node_count(g); i++)
+        if (byoc_node_op_name(g, i) && !strcmp(byoc_node_op_name(g, i), op))
+            return i;
+    ck_abort_msg("no %s in the graph", op);
+    return -1;
+}
+
+static int find_name(const byoc_graph *g, const char *name)
+{
+    for (int i = 0; i < byoc_graph_node_count(g); i++)
+        if (byoc_node_name(g, i) && !strcmp(byoc_node_name(g, i), name))
+            return i;
+    ck_abort_msg("no node named %s", name);
+    return -1;
+}
+
+/* An attribute printed the .byoc way, for compact comparisons. */
+static const char *attr_text(const byoc_graph *g, int node, const char *name)
+{
+    static char buf[256];
+    const byoc_value *v = byoc_node_attr(g, node, name);
+    ck_assert_msg(v != NULL, "no attribute %s", name);
+    byoc_value_format(v, buf, sizeof buf);
+    return buf;
+}
+
+/* A node's type printed Relay's way. */
+static const char *type_text(const byoc_graph *g, int node)
+{
+    static char buf[256];
+    const byoc_tensor_type *t = byoc_node_type(g, node, -1);
+    ck_assert_ptr_nonnull(t);
+    byoc_relay_format_type(g, t, buf, sizeof buf);
+    return buf;
+}
+
+static const char *output_type(const byoc_graph *g)
+{
+    return type_text(g, byoc_graph_output(g));
+}
+
+static bool has_note(const byoc_graph *g, const char *part)
+{
+    for (int i = 0; i < byoc_graph_note_count(g); i++)
+        if (strstr(byoc_graph_note(g, i), part))
+            return true;
+    return false;
+}
+
+/* ---- Core ------------------------------------------------------------------------ */
+
+START_TEST(available)
+{
+    ck_assert(byoc_onnx_available());
+}
+END_TEST
+
+START_TEST(conv_bias_relu)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[1,3,8,8]");
+    mb_weight(&m, "w", "float[4,3,3,3]");
+    mb_weight(&m, "b", "float[4]");
+    Onnx__NodeProto *c = mb_node(&m, "Conv", "conv", "x,w,b", "c");
+    attr_ints(&m, c, "kernel_shape", 2, 3, 3);
+    attr_ints(&m, c, "pads", 4, 1, 1, 1, 1);
+    attr_ints(&m, c, "strides", 2, 1, 1);
+    mb_node(&m, "Relu", "relu", "c", "y");
+    mb_output(&m, "y", "float[1,4,8,8]");
+    byoc_graph *g = read_ok(&m);
+    ck_assert_int_eq(count_calls(g), 3);
+    int conv = find_op(g, "nn.conv2d"), bias = find_op(g, "nn.bias_add");
+    ck_assert_str_eq(attr_text(g, conv, "padding"), "[1, 1, 1, 1]");
+    ck_assert_str_eq(attr_text(g, conv, "kernel_size"), "[3, 3]");
+    ck_assert_str_eq(attr_text(g, conv, "channels"), "4");
+    ck_assert_int_eq(byoc_node_arg(g, bias, 0), conv);
+    ck_assert_int_eq(byoc_node_kind_of(g, byoc_node_arg(g, conv, 1)), BYOC_N_CONST);
+    ck_assert_ptr_null(byoc_node_const_value(g, byoc_node_arg(g, conv, 1)));
+    ck_assert_str_eq(output_type(g), "Tensor[(1, 4, 8, 8), float32]");
+    ck_assert_str_eq(byoc_node_name(g, byoc_graph_output(g)), "y");
+    ck_assert_str_eq(byoc_node_name(g, bias), "c");
+    ck_assert_str_eq(byoc_graph_source(g), "model.onnx");
+    ck_assert_int_eq(byoc_graph_note_count(g), 0);
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+START_TEST(conv_auto_pad_and_groups)
+{
+    mb m;
+    mb_init(&m, 11, 6);
+    mb_input(&m, "x", "float[1,8,7,7]");
+    mb_weight(&m, "w", "float[8,1,3,3]");
+    Onnx__NodeProto *c = mb_node(&m, "Conv", "dw", "x,w", "y");
+    attr_string(&m, c, "auto_pad", "SAME_UPPER");
+    attr_ints(&m, c, "strides", 2, 2, 2);
+    attr_int(&m, c, "group", 8);
+    mb_output(&m, "y", "float[1,8,4,4]");
+    byoc_graph *g = read_ok(&m);
+    int conv = find_op(g, "nn.conv2d");
+    /* out 4 = ceil(7/2); total pad (4-1)*2 + 3 - 7 = 2, split evenly. */
+    ck_assert_str_eq(attr_text(g, conv, "padding"), "[1, 1, 1, 1]");
+    ck_assert_str_eq(attr_text(g, conv, "groups"), "8");
+    ck_assert_str_eq(attr_text(g, conv, "kernel_size"), "[3, 3]");
+    ck_assert_str_eq(output_type(g), "Tensor[(1, 8, 4, 4), float32]");
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+START_TEST(gemm)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "a", "float[2,5]");
+    mb_weight(&m, "b", "float[3,5]");
+    mb_weight(&m, "c", "float[3]");
+    Onnx__NodeProto *n = mb_node(&m, "Gemm", "fc", "a,b,c", "y");
+    attr_int(&m, n, "transB", 1);
+    attr_float(&m, n, "alpha", 2.0f);
+    mb_output(&m, "y", "float[2,3]");
+    byoc_graph *g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "nn.dense"), 1);
+    ck_assert_int_eq(count_op(g, "multiply"), 1);
+    ck_assert_int_eq(count_op(g, "add"), 1);
+    ck_assert_int_eq(count_op(g, "transpose"), 0);
+    ck_assert_str_eq(attr_text(g, find_op(g, "nn.dense"), "units"), "3");
+    ck_assert_str_eq(output_type(g), "Tensor[(2, 3), float32]");
+    byoc_graph_destroy(g);
+
+    /* Without transB, B is [k, units] and gets a transpose. */
+    mb_init(&m, 9, 4);
+    mb_input(&m, "a", "float[2,5]");
+    mb_weight(&m, "b", "float[5,3]");
+    mb_node(&m, "Gemm", "fc", "a,b", "y");
+    mb_output(&m, "y", "float[2,3]");
+    g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "transpose"), 1);
+    ck_assert_int_eq(count_op(g, "add"), 0);
+    ck_assert_str_eq(attr_text(g, find_op(g, "transpose"), "axes"), "[1, 0]");
+    ck_assert_str_eq(output_type(g), "Tensor[(2, 3), float32]");
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+START_TEST(matmul)
+{
+    mb m;
+    /* 2-D: nn.dense with B transposed, as TVM. */
+    mb_init(&m, 13, 7);
+    mb_input(&m, "a", "float[2,5]");
+    mb_input(&m, "b", "float[5,3]");
+    mb_node(&m, "MatMul", "mm", "a,b", "y");
+    mb_output(&m, "y", "float[2,3]");
+    byoc_graph *g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "nn.dense"), 1);
+    ck_assert_int_eq(count_op(g, "transpose"), 1);
+    ck_assert_str_eq(output_type(g), "Tensor[(2, 3), float32]");
+    byoc_graph_destroy(g);
+
+    /* 3-D: the NT batch_matmul, no reshapes. */
+    mb_init(&m, 13, 7);
+    mb_input(&m, "a", "float[4,2,5]");
+    mb_input(&m, "b", "float[4,5,3]");
+    mb_node(&m, "MatMul", "mm", "a,b", "y");
+    mb_output(&m, "y", "float[4,2,3]");
+    g = read_ok(&m);
+    int bmm = find_op(g, "nn.batch_matmul");
+    ck_assert_str_eq(attr_text(g, bmm, "transpose_b"), "true");
+    ck_assert_int_eq(count_op(g, "transpose"), 1);
+    ck_assert_int_eq(count_op(g, "reshape"), 0);
+    ck_assert_str_eq(output_type(g), "Tensor[(4, 2, 3), float32]");
+    byoc_graph_destroy(g);
+
+    /* MatMul(a, Transpose(b)): the transposes cancel (GPT-2's form). */
+    mb_init(&m, 13, 7);
+    mb_input(&m, "a", "float[4,2,5]");
+    mb_input(&m, "bt", "float[4,3,5]");
+    Onnx__NodeProto *t = mb_node(&m, "Transpose", "t", "bt", "b");
+    attr_ints(&m, t, "perm", 3, 0, 2, 1);
+    mb_node(&m, "MatMul", "mm", "a,b", "y");
+    mb_output(&m, "y", "float[4,2,3]");
+    g = read_ok(&m);
+    ck_assert_int_eq(count_calls(g), 1);
+    bmm = find_op(g, "nn.batch_matmul");
+    ck_assert_str_eq(byoc_node_name(g, byoc_node_arg(g, bmm, 1)), "bt");
+    ck_assert_str_eq(output_type(g), "Tensor[(4, 2, 3), float32]");
+    byoc_graph_destroy(g);
+
+    /* 4-D: flattened to 3-D and reshaped back. */
+    mb_init(&m, 13, 7);
+    mb_input(&m, "a", "float[2,4,2,5]");
+    mb_input(&m, "b", "float[2,4,5,3]");
+    mb_node(&m, "MatMul", "mm", "a,b", "y");
+    mb_output(&m, "y", "float[2,4,2,3]");
+    g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "nn.batch_matmul"), 1);
+    ck_assert_int_eq(count_op(g, "reshape"), 3);
+    ck_assert_str_eq(output_type(g), "Tensor[(2, 4, 2, 3), float32]");
+    byoc_graph_destroy(g);
+
+    /* 3-D times 2-D: nn.dense on the flattened batch. */
+    mb_init(&m, 13, 7);
+    mb_input(&m, "a", "float[4,2,5]");
+    mb_weight(&m, "w", "float[5,3]");
+    mb_node(&m, "MatMul", "mm", "a,w", "y");
+    mb_output(&m, "y", "float[4,2,3]");
+    g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "nn.dense"), 1);
+    ck_assert_int_eq(count_op(g, "reshape"), 2);
+    ck_assert_str_eq(output_type(g), "Tensor[(4, 2, 3), float32]");
+    byoc_graph_destroy(g);
+
+    /* A 2-D A times a batch of B is broadcast first. */
+    mb_init(&m, 13, 7);
+    mb_input(&m, "a", "float[2,5]");
+    mb_input(&m, "b", "float[4,5,3]");
+    mb_node(&m, "MatMul", "mm", "a,b", "y");
+    mb_output(&m, "y", "float[4,2,3]");
+    g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "broadcast_to"), 1);
+    ck_assert_str_eq(output_type(g), "Tensor[(4, 2, 3), float32]");
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+START_TEST(batch_norm)
+{
+    mb m;
+    mb_init(&m, 9, 3);
+    mb_input(&m, "x", "float[1,4,5,5]");
+    const char *stats[] = {"s", "b", "mean", "var"};
+    for (int i = 0; i < 4; i++)
+        mb_weight(&m, stats[i], "float[4]");
+    Onnx__NodeProto *n = mb_node(&m, "BatchNormalization", "bn", "x,s,b,mean,var", "y");
+    attr_float(&m, n, "epsilon", 1e-3f);
+    mb_output(&m, "y", "float[1,4,5,5]");
+    byoc_graph *g = read_ok(&m);
+    int bn = find_op(g, "nn.batch_norm");
+    int out = byoc_graph_output(g);
+    ck_assert_int_eq(byoc_node_kind_of(g, out), BYOC_N_PROJ);
+    ck_assert_int_eq(byoc_node_proj_index(g, out), 0);
+    ck_assert_int_eq(byoc_node_arg(g, out, 0), bn);
+    ck_assert(fabs(byoc_node_attr(g, bn, "epsilon")->u.f - 1e-3) < 1e-9);
+    ck_assert_str_eq(output_type(g), "Tensor[(1, 4, 5, 5), float32]");
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+/* The same little graph in an old and a new opset: split, squeeze. */
+static byoc_graph *split_squeeze(int opset)
+{
+    mb m;
+    mb_init(&m, opset, opset >= 13 ? 7 : 6);
+    mb_input(&m, "x", "float[1,5]");
+    Onnx__NodeProto *s;
+    if (opset >= 13) {
+        mb_ints(&m, "sizes", 2, 2, 3);
+        mb_ints(&m, "axes", 1, 0);
+        s = mb_node(&m, "Split", "split", "x,sizes", "p,q");
+        mb_node(&m, "Squeeze", "sq", "q,axes", "y");
+    } else {
+        s = mb_node(&m, "Split", "split", "x", "p,q");
+        attr_ints(&m, s, "split", 2, 2, 3);
+        Onnx__NodeProto *q = mb_node(&m, "Squeeze", "sq", "q", "y");
+        attr_ints(&m, q, "axes", 1, 0);
+    }
+    attr_int(&m, s, "axis", 1);
+    mb_output(&m, "y", "float[3]");
+    mb_output(&m, "p", "float[1,2]");
+    return read_ok(&m);
+}
+
+START_TEST(opset_split_squeeze)
+{
+    for (int opset = 11; opset <= 13; opset += 2) {
+        byoc_graph *g = split_squeeze(opset);
+        int split = find_op(g, "split");
+        ck_assert_str_eq(attr_text(g, split, "indices_or_sections"), "[2]");
+        ck_assert_str_eq(attr_text(g, split, "axis"), "1");
+        ck_assert_str_eq(attr_text(g, find_op(g, "squeeze"), "axis"), "[0]");
+        ck_assert_int_eq(count_kind(g, BYOC_N_PROJ), 2);
+        ck_assert_int_eq(count_kind(g, BYOC_N_CONST), 0);
+        int out = byoc_graph_output(g);
+        ck_assert_int_eq(byoc_node_field_count(g, out), 2);
+        char a[64], b[64];
+        byoc_relay_format_type(g, byoc_node_type(g, out, 0), a, sizeof a);
+        byoc_relay_format_type(g, byoc_node_type(g, out, 1), b, sizeof b);
+        ck_assert_str_eq(a, "Tensor[(3,), float32]");
+        ck_assert_str_eq(b, "Tensor[(1, 2), float32]");
+        byoc_graph_destroy(g);
+    }
+}
+END_TEST
+
+START_TEST(opset_clip)
+{
+    mb m;
+    /* Opset 6: attributes. */
+    mb_init(&m, 6, 3);
+    mb_input(&m, "x", "float[2,2]");
+    Onnx__NodeProto *c = mb_node(&m, "Clip", "clip", "x", "y");
+    attr_float(&m, c, "min", 0.0f);
+    attr_float(&m, c, "max", 6.0f);
+    mb_output(&m, "y", "float[2,2]");
+    byoc_graph *g = read_ok(&m);
+    int clip = find_op(g, "clip");
+    ck_assert_str_eq(attr_text(g, clip, "a_min"), "0.0");
+    ck_assert_str_eq(attr_text(g, clip, "a_max"), "6.0");
+    byoc_graph_destroy(g);
+
+    /* Opset 11: constant inputs, the same clip. */
+    mb_init(&m, 11, 6);
+    mb_input(&m, "x", "float[2,2]");
+    mb_scalar(&m, "lo", 0.0f);
+    mb_scalar(&m, "hi", 6.0f);
+    mb_node(&m, "Clip", "clip", "x,lo,hi", "y");
+    mb_output(&m, "y", "float[2,2]");
+    g = read_ok(&m);
+    clip = find_op(g, "clip");
+    ck_assert_int_eq(count_calls(g), 1);
+    ck_assert_int_eq(count_kind(g, BYOC_N_CONST), 0);
+    ck_assert_str_eq(attr_text(g, clip, "a_max"), "6.0");
+    byoc_graph_destroy(g);
+
+    /* Opset 12: no min, a max computed at run time: minimum. */
+    mb_init(&m, 12, 7);
+    mb_input(&m, "x", "float[2,2]");
+    mb_input(&m, "hi", "float[]");
+    mb_node(&m, "Clip", "clip", "x,,hi", "y");
+    mb_output(&m, "y", "float[2,2]");
+    g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "minimum"), 1);
+    ck_assert_int_eq(count_op(g, "clip"), 1);
+    ck_assert_str_eq(output_type(g), "Tensor[(2, 2), float32]");
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+START_TEST(opset_pad)
+{
+    mb m;
+    for (int opset = 2; opset <= 11; opset += 9) {
+        mb_init(&m, opset, opset >= 11 ? 6 : 3);
+        mb_input(&m, "x", "float[1,1,4,4]");
+        Onnx__NodeProto *p;
+        if (opset >= 11) {
+            mb_ints(&m, "pads", 8, 0, 0, 1, 2, 0, 0, 3, 4);
+            mb_scalar(&m, "v", 0.5f);
+            p = mb_node(&m, "Pad", "pad", "x,pads,v", "y");
+        } else {
+            p = mb_node(&m, "Pad", "pad", "x", "y");
+            attr_ints(&m, p, "pads", 8, 0, 0, 1, 2, 0, 0, 3, 4);
+            attr_float(&m, p, "value", 0.5f);
+        }
+        mb_output(&m, "y", "float[1,1,8,10]");
+        byoc_graph *g = read_ok(&m);
+        int pad = find_op(g, "nn.pad");
+        ck_assert_str_eq(attr_text(g, pad, "pad_width"), "[[0, 0], [0, 0], [1, 3], [2, 4]]");
+        const byoc_value *v = byoc_node_const_value(g, byoc_node_arg(g, pad, 1));
+        ck_assert_ptr_nonnull(v);
+        ck_assert(v->kind == BYOC_V_FLOAT && v->u.f == 0.5);
+        ck_assert_str_eq(output_type(g), "Tensor[(1, 1, 8, 10), float32]");
+        byoc_graph_destroy(g);
+    }
+}
+END_TEST
+
+START_TEST(opset_unsqueeze_slice_reduce)
+{
+    mb m;
+    for (int opset = 9; opset <= 13; opset += 4) {
+        mb_init(&m, opset, 6);
+        mb_input(&m, "x", "float[4,6]");
+        Onnx__NodeProto *u, *s, *r;
+        if (opset >= 13) {
+            mb_ints(&m, "uaxes", 2, 0, -1);
+            u = mb_node(&m, "Unsqueeze", "u", "x,uaxes", "ux");
+            mb_ints(&m, "starts", 1, 1);
+            mb_ints(&m, "ends", 1, 3);
+            mb_ints(&m, "axes", 1, -1);
+            s = mb_node(&m, "Slice", "s", "x,starts,ends,axes", "sx");
+            mb_ints(&m, "raxes", 1, 1);
+            r = mb_node(&m, "ReduceSum", "r", "x,raxes", "rx");
+        } else {
+            u = mb_node(&m, "Unsqueeze", "u", "x", "ux");
+            attr_ints(&m, u, "axes", 2, 0, -1);
+            s = mb_node(&m, "Slice", "s", "x", "sx");
+            attr_ints(&m, s, "starts", 1, 1);
+            attr_ints(&m, s, "ends", 1, 3);
+            attr_ints(&m, s, "axes", 1, -1);
+            r = mb_node(&m, "ReduceSum", "r", "x", "rx");
+            attr_ints(&m, r, "axes", 1, 1);
+        }
+        attr_int(&m, r, "keepdims", 0);
+        mb_output(&m, "ux", "float[1,4,6,1]");
+        mb_output(&m, "sx", "float[4,2]");
+        mb_output(&m, "rx", "float[4]");
+        byoc_graph *g = read_ok(&m);
+        ck_assert_int_eq(count_op(g, "expand_dims"), 2);
+        int ss = find_op(g, "strided_slice");
+        ck_assert_str_eq(attr_text(g, ss, "axes"), "[1]");
+        ck_assert_str_eq(attr_text(g, ss, "begin"), "[1]");
+        ck_assert_str_eq(attr_text(g, find_op(g, "sum"), "axis"), "[1]");
+        ck_assert_str_eq(type_text(g, find_name(g, "ux")), "Tensor[(1, 4, 6, 1), float32]");
+        ck_assert_str_eq(type_text(g, find_name(g, "sx")), "Tensor[(4, 2), float32]");
+        ck_assert_str_eq(type_text(g, find_name(g, "rx")), "Tensor[(4,), float32]");
+        ck_assert_int_eq(byoc_graph_note_count(g), 0);
+        byoc_graph_destroy(g);
+    }
+}
+END_TEST
+
+START_TEST(out_of_order_nodes)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[1,3,8,8]");
+    mb_weight(&m, "w", "float[4,3,1,1]");
+    mb_node(&m, "Relu", "relu", "c", "y");   /* before its producer */
+    mb_node(&m, "Add", "add", "r,r", "c");
+    mb_node(&m, "Conv", "conv", "x,w", "r");
+    mb_output(&m, "y", "float[1,4,8,8]");
+    byoc_graph *g = read_ok(&m);
+    int relu = find_op(g, "nn.relu"), add = find_op(g, "add"), conv = find_op(g, "nn.conv2d");
+    ck_assert_int_lt(conv, add);
+    ck_assert_int_lt(add, relu);
+    ck_assert_int_eq(byoc_graph_output(g), relu);
+    ck_assert_str_eq(output_type(g), "Tensor[(1, 4, 8, 8), float32]");
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+START_TEST(initializer_listed_as_input)
+{
+    mb m;
+    mb_init(&m, 9, 3);
+    mb_input(&m, "x", "float[2,3]");
+    mb_input(&m, "w", "float[3]");
+    mb_weight(&m, "w", "float[3]");
+    mb_node(&m, "Add", "add", "x,w", "y");
+    mb_output(&m, "y", "float[2,3]");
+    byoc_graph *g = read_ok(&m);
+    ck_assert_int_eq(count_kind(g, BYOC_N_INPUT), 1);
+    ck_assert_int_eq(count_kind(g, BYOC_N_CONST), 1);
+    int add = find_op(g, "add");
+    ck_assert_int_eq(byoc_node_kind_of(g, byoc_node_arg(g, add, 1)), BYOC_N_CONST);
+    ck_assert_str_eq(byoc_node_name(g, byoc_node_arg(g, add, 1)), "w");
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+START_TEST(constant_as_reshape_shape)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2,3,4]");
+    Onnx__NodeProto *k = mb_node(&m, "Constant", "k", "", "shape");
+    Onnx__AttributeProto *a =
+        mb_attr(&m, k, "value", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR);
+    a->t = mb_tensor(&m, "", "int64[2]");
+    a->t->raw_data.data = mb_alloc(&m, 16);
+    a->t->raw_data.len = 16;
+    a->t->has_raw_data = 1;
+    /* 2 and -1, little-endian int64. */
+    a->t->raw_data.data[0] = 2;
+    memset(a->t->raw_data.data + 8, 0xff, 8);
+    mb_node(&m, "Reshape", "r", "x,shape", "y");
+    mb_output(&m, "y", "float[2,12]");
+    byoc_graph *g = read_ok(&m);
+    ck_assert_int_eq(count_kind(g, BYOC_N_CONST), 0);
+    ck_assert_str_eq(attr_text(g, find_op(g, "reshape"), "newshape"), "[2, -1]");
+    ck_assert_str_eq(output_type(g), "Tensor[(2, 12), float32]");
+    byoc_graph_destroy(g);
+
+    /* A scalar Constant used as an operand becomes a constant node with
+     * its value. */
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2]");
+    k = mb_node(&m, "Constant", "k", "", "two");
+    a = mb_attr(&m, k, "value_float", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT);
+    a->has_f = 1;
+    a->f = 2.0f;
+    mb_node(&m, "Mul", "mul", "x,two", "y");
+    mb_output(&m, "y", "float[2]");
+    g = read_ok(&m);
+    int mul = find_op(g, "multiply");
+    const byoc_value *v = byoc_node_const_value(g, byoc_node_arg(g, mul, 1));
+    ck_assert_ptr_nonnull(v);
+    ck_assert(v->kind == BYOC_V_FLOAT && v->u.f == 2.0);
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+START_TEST(symbolic_dims)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[N,3,?]");
+    mb_node(&m, "Relu", "relu", "x", "y");
+    mb_output(&m, "y", "float[N,3,?]");
+    byoc_graph *g = read_ok(&m);
+    const byoc_tensor_type *t = byoc_node_type(g, 0, -1);
+    ck_assert_int_eq(t->rank, 3);
+    ck_assert(t->dims[0] <= -2);
+    ck_assert_str_eq(byoc_graph_symbol_name(g, (int)(-2 - t->dims[0])), "N");
+    ck_assert_int_eq(t->dims[1], 3);
+    ck_assert_int_eq(t->dims[2], BYOC_DIM_UNKNOWN);
+    const byoc_tensor_type *o = byoc_node_type(g, byoc_graph_output(g), -1);
+    ck_assert_int_eq(o->dims[0], t->dims[0]);
+    ck_assert_int_eq(byoc_graph_note_count(g), 0);
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+START_TEST(unmapped_op_is_opaque)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2,3]");
+    mb_node(&m, "FancyNorm", "fancy", "x", "f");
+    mb_node(&m, "Relu", "relu", "f", "y");
+    mb_info(&m, "f", "float[2,3]");
+    mb_output(&m, "y", "float[2,3]");
+    byoc_graph *g = read_ok(&m);
+    int f = find_op(g, "FancyNorm");
+    ck_assert(byoc_node_is_opaque(g, f));
+    ck_assert_str_eq(type_text(g, f), "Tensor[(2, 3), float32]");
+    ck_assert_str_eq(output_type(g), "Tensor[(2, 3), float32]");
+    ck_assert(has_note(g, "node 'fancy' (FancyNorm): no mapping for ONNX op 'FancyNorm'"));
+    byoc_graph_destroy(g);
+
+    /* A mapped op it cannot express (a shape computed at run time) is
+     * opaque too, and the note says why. */
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2,3]");
+    mb_input(&m, "s", "int64[2]");
+    mb_node(&m, "Reshape", "r", "x,s", "y");
+    mb_output(&m, "y", "float[?,?]");
+    g = read_ok(&m);
+    ck_assert(byoc_node_is_opaque(g, find_op(g, "Reshape")));
+    ck_assert(has_note(g, "the shape is computed at run time"));
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+START_TEST(declared_type_mismatch_is_a_note)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2,3]");
+    mb_node(&m, "Relu", "relu", "x", "r");
+    mb_node(&m, "Sigmoid", "sig", "r", "y");
+    mb_info(&m, "r", "float[2,4]");
+    mb_output(&m, "y", "float[2,3]");
+    byoc_graph *g = read_ok(&m);
+    ck_assert(has_note(g, "'r': the model declares Tensor[(2, 4), float32], inference gives "
+                          "Tensor[(2, 3), float32]"));
+    ck_assert_int_eq(byoc_graph_note_count(g), 1);
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+START_TEST(dropout_identity_and_softmax)
+{
+    mb m;
+    mb_init(&m, 9, 3);
+    mb_input(&m, "x", "float[1,10,1,1]");
+    mb_node(&m, "Dropout", "drop", "x", "d,mask");
+    mb_node(&m, "Identity", "id", "d", "i");
+    mb_node(&m, "Softmax", "sm", "i", "y");
+    mb_output(&m, "y", "float[1,10,1,1]");
+    byoc_graph *g = read_ok(&m);
+    /* Opset 9 softmax at axis 1 of a 4-D tensor: reshape, softmax,
+     * reshape, as TVM. */
+    ck_assert_int_eq(count_calls(g), 3);
+    ck_assert_int_eq(count_op(g, "nn.softmax"), 1);
+    ck_assert_int_eq(count_op(g, "reshape"), 2);
+    ck_assert_int_eq(byoc_node_arg(g, find_op(g, "reshape"), 0), 0);
+    ck_assert_str_eq(output_type(g), "Tensor[(1, 10, 1, 1), float32]");
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+START_TEST(pools_concat_flatten)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[1,4,8,8]");
+    Onnx__NodeProto *p = mb_node(&m, "MaxPool", "mp", "x", "a");
+    attr_ints(&m, p, "kernel_shape", 2, 2, 2);
+    attr_ints(&m, p, "strides", 2, 2, 2);
+    p = mb_node(&m, "AveragePool", "ap", "x", "b");
+    attr_ints(&m, p, "kernel_shape", 2, 2, 2);
+    attr_ints(&m, p, "strides", 2, 2, 2);
+    p = mb_node(&m, "Concat", "cat", "a,b", "c");
+    attr_int(&m, p, "axis", 1);
+    mb_node(&m, "GlobalAveragePool", "gap", "c", "g");
+    mb_node(&m, "Flatten", "flat", "g", "y");
+    mb_output(&m, "y", "float[1,8]");
+    byoc_graph *g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "nn.max_pool2d"), 1);
+    ck_assert_int_eq(count_op(g, "nn.avg_pool2d"), 1);
+    ck_assert_int_eq(count_op(g, "concatenate"), 1);
+    ck_assert_int_eq(count_kind(g, BYOC_N_TUPLE), 1);
+    ck_assert_int_eq(count_op(g, "nn.global_avg_pool2d"), 1);
+    ck_assert_int_eq(count_op(g, "nn.batch_flatten"), 1);
+    ck_assert_str_eq(attr_text(g, find_op(g, "nn.max_pool2d"), "pool_size"), "[2, 2]");
+    ck_assert_str_eq(output_type(g), "Tensor[(1, 8), float32]");
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+START_TEST(read_from_file)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2]");
+    mb_node(&m, "Tanh", "t", "x", "y");
+    mb_output(&m, "y", "float[2]");
+    pack(&m);
+    mb_free(&m);
+    char path[] = "test_onnx_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "wb");
+    ck_assert_uint_eq(fwrite(bytes, 1, nbytes, f), nbytes);
+    fclose(f);
+    free(bytes);
+    byoc_graph *g = byoc_onnx_read(reg, path, &err);
+    remove(path);
+    ck_assert_ptr_nonnull(g);
+    ck_assert_int_eq(count_op(g, "tanh"), 1);
+    ck_assert_str_eq(byoc_graph_source(g), path);
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+/* ---- Errors ------------------------------------------------------------------------ */
+
+START_TEST(truncated_bytes)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2,3]");
+    mb_node(&m, "Relu", "relu", "x", "y");
+    mb_output(&m, "y", "float[2,3]");
+    pack(&m);
+    mb_free(&m);
+    for (size_t cut = 1; cut < nbytes; cut += 3) {
+        byoc_graph *g = byoc_onnx_read_bytes(reg, bytes, cut, "model.onnx", &err);
+        /* Some prefixes are whole messages (an empty graph, say); those
+         * fail later, but none may crash or succeed with a graph. */
+        ck_assert_ptr_null(g);
+        ck_assert_str_eq(err.file, "model.onnx");
+        ck_assert_int_eq(err.line, 0);
+    }
+    free(bytes);
+    byoc_graph *g = byoc_onnx_read_bytes(reg, "\x0a\x05\x01", 3, "model.onnx", &err);
+    ck_assert_ptr_null(g);
+    ck_assert_str_eq(err.msg, "not an ONNX model: the protobuf data is truncated or malformed");
+}
+END_TEST
+
+START_TEST(wrong_field_types)
+{
+    /* ModelProto.graph (field 7) as a varint instead of a message. */
+    static const uint8_t wrong[] = {0x08, 0x07, 0x38, 0x01};
+    byoc_graph *g = byoc_onnx_read_bytes(reg, wrong, sizeof wrong, "model.onnx", &err);
+    ck_assert_ptr_null(g);
+    ck_assert_str_eq(err.msg, "not an ONNX model: the protobuf data is truncated or malformed");
+    /* A model with no graph at all. */
+    static const uint8_t nograph[] = {0x08, 0x07};
+    g = byoc_onnx_read_bytes(reg, nograph, sizeof nograph, "model.onnx", &err);
+    ck_assert_ptr_null(g);
+    ck_assert_str_eq(err.msg, "the model has no graph");
+}
+END_TEST
+
+START_TEST(cycle)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2]");
+    mb_node(&m, "Add", "a", "x,c", "b");
+    mb_node(&m, "Relu", "r", "b", "c");
+    mb_node(&m, "Relu", "out", "c", "y");
+    mb_output(&m, "y", "float[2]");
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: node 'a' (Add) is part of a cycle");
+}
+END_TEST
+
+START_TEST(dangling_input)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2]");
+    mb_node(&m, "Add", "add", "x,ghost", "y");
+    mb_output(&m, "y", "float[2]");
+    ck_assert_str_eq(read_error(&m),
+                     "model.onnx: error: node 'add' (Add): input 'ghost' is not written by any "
+                     "node and is not a graph input or initializer");
+
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2]");
+    mb_node(&m, "Relu", "", "x", "y");
+    mb_output(&m, "z", "float[2]");
+    ck_assert_str_eq(read_error(&m),
+                     "model.onnx: error: graph output 'z' is not written by any node and is "
+                     "not a graph input or initializer");
+
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2]");
+    mb_node(&m, "Relu", "", "x", "y");
+    mb_node(&m, "Sigmoid", "", "x", "y");
+    mb_output(&m, "y", "float[2]");
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: the Relu node writing 'y' and the "
+                                     "Sigmoid node writing 'y' both write 'y'");
+}
+END_TEST
+
+START_TEST(bad_attributes)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[1,3,8,8]");
+    mb_weight(&m, "w", "float[4,3,3,3]");
+    Onnx__NodeProto *c = mb_node(&m, "Conv", "conv", "x,w", "y");
+    attr_float(&m, c, "group", 2.0f);
+    mb_output(&m, "y", "float[1,4,6,6]");
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: node 'conv' (Conv): attribute 'group' "
+                                     "should be an int, not a float");
+
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[1,3,8,8]");
+    mb_weight(&m, "w", "float[4,3,3,3]");
+    c = mb_node(&m, "Conv", "conv", "x,w", "y");
+    attr_ints(&m, c, "pads", 3, 1, 1, 1);
+    mb_output(&m, "y", "float[1,4,6,6]");
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: node 'conv' (Conv): attribute 'pads' "
+                                     "has 3 values; a 2-D Conv needs 4");
+
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2,3]");
+    c = mb_node(&m, "Transpose", "t", "x", "y");
+    attr_ints(&m, c, "perm", 2, 0, 0);
+    mb_output(&m, "y", "float[3,2]");
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: node 't' (Transpose): attribute 'perm' "
+                                     "is not a permutation of 0..1");
+
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2,3]");
+    c = mb_node(&m, "Cast", "cast", "x", "y");
+    attr_int(&m, c, "to", 8);
+    mb_output(&m, "y", "string[2,3]");
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: node 'cast' (Cast): attribute 'to' is "
+                                     "ONNX element type 8, which byoc does not support");
+}
+END_TEST
+
+START_TEST(bad_tensors)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2,3]");
+    Onnx__TensorProto *t = mb_ints(&m, "shape", 2, 3, 2);
+    t->dims[0] = 3;   /* three elements claimed, two given */
+    mb_node(&m, "Reshape", "r", "x,shape", "y");
+    mb_output(&m, "y", "float[3,2]");
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: initializer 'shape': int64_data holds "
+                                     "2 elements, but its dims give 3");
+
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2]");
+    t = mb_weight(&m, "w", "float[2]");
+    t->has_raw_data = 1;
+    t->raw_data.len = 7;
+    t->raw_data.data = mb_alloc(&m, 7);
+    mb_node(&m, "Add", "a", "x,w", "y");
+    mb_output(&m, "y", "float[2]");
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: initializer 'w': raw_data holds 7 "
+                                     "bytes, but 2 elements of float32 need 8");
+
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "string[2]");
+    mb_node(&m, "Identity", "i", "x", "y");
+    mb_output(&m, "y", "string[2]");
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: graph input 'x' has element type "
+                                     "string, which byoc does not support");
+
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2]");
+    t = mb_weight(&m, "w", "float[2]");
+    t->data_type = 14;   /* complex64 */
+    mb_node(&m, "Add", "a", "x,w", "y");
+    mb_output(&m, "y", "float[2]");
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: initializer 'w' has element type "
+                                     "complex64, which byoc does not support");
+}
+END_TEST
+
+START_TEST(missing_file)
+{
+    byoc_graph *g = byoc_onnx_read(reg, "no/such/model.onnx", &err);
+    ck_assert_ptr_null(g);
+    ck_assert_str_eq(err.file, "no/such/model.onnx");
+    ck_assert_ptr_nonnull(strstr(err.msg, "cannot open"));
+}
+END_TEST
+
+static Suite *onnx_suite(void)
+{
+    Suite *s = suite_create("onnx");
+    TCase *core = tcase_create("Core");
+    tcase_add_checked_fixture(core, setup, teardown);
+    tcase_add_test(core, available);
+    tcase_add_test(core, conv_bias_relu);
+    tcase_add_test(core, conv_auto_pad_and_groups);
+    tcase_add_test(core, gemm);
+    tcase_add_test(core, matmul);
+    tcase_add_test(core, batch_norm);
+    tcase_add_test(core, opset_split_squeeze);
+    tcase_add_test(core, opset_clip);
+    tcase_add_test(core, opset_pad);
+    tcase_add_test(core, opset_unsqueeze_slice_reduce);
+    tcase_add_test(core, out_of_order_nodes);
+    tcase_add_test(core, initializer_listed_as_input);
+    tcase_add_test(core, constant_as_reshape_shape);
+    tcase_add_test(core, symbolic_dims);
+    tcase_add_test(core, unmapped_op_is_opaque);
+    tcase_add_test(core, declared_type_mismatch_is_a_note);
+    tcase_add_test(core, dropout_identity_and_softmax);
+    tcase_add_test(core, pools_concat_flatten);
+    tcase_add_test(core, read_from_file);
+    suite_add_tcase(s, core);
+    TCase *errors = tcase_create("Errors");
+    tcase_add_checked_fixture(errors, setup, teardown);
+    tcase_add_test(errors, truncated_bytes);
+    tcase_add_test(errors, wrong_field_types);
+    tcase_add_test(errors, cycle);
+    tcase_add_test(errors, dangling_input);
+    tcase_add_test(errors, bad_attributes);
+    tcase_add_test(errors, bad_tensors);
+    tcase_add_test(errors, missing_file);
+    suite_add_tcase(s, errors);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(onnx_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,775 @@
+/* Unit tests of the placement search (runtime/search.c).
+ *
+ * The main test is a property test: on thousands of small random DAGs with
+ * random candidates (convex or not, overlapping, on several devices) and
+ * random links, the search's cost must equal a brute-force optimum, which
+ * enumerates every exact cover and keeps those the independent checker
+ * accepts.  Around it, scenarios that pin down the cases the design names:
+ * convex candidates that together form a cycle, transfers that change the
+ * optimum, and inputs with no valid placement at all. */
+#include <check.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bitset.h"
+#include "search.h"
+
+/* ---- helpers ---------------------------------------------------------- */
+
+static bool close_to(double a, double b)
+{
+    if (isinf(a) || isinf(b))
+        return a == b;
+    return fabs(a - b) <= 1e-9 * fmax(1, fabs(a));
+}
+
+static int add(bx_search_problem *p, uint32_t dev, double cost, size_t k, const uint32_t *nodes)
+{
+    return bx_search_add_candidate_nodes(p, nodes, k, dev, cost, 1000 + bx_search_ncandidates(p));
+}
+#define CAND(p, dev, cost, ...) \
+    add((p), (dev), (cost), sizeof((uint32_t[]){ __VA_ARGS__ }) / sizeof(uint32_t), \
+        (uint32_t[]){ __VA_ARGS__ })
+
+/* Run and insist on a valid result whose cost the checker confirms. */
+static bx_search_result *run_valid(const bx_search_problem *p, const bx_search_options *o)
+{
+    bx_search_result *r = bx_search_run(p, o);
+    ck_assert_msg(r->ok, "search failed: %s", r->error);
+    ck_assert_str_eq(r->error, "");
+    char buf[256];
+    double total = -1;
+    const char *err = bx_search_check(p, r->chosen, r->nchosen, &total, buf, sizeof buf);
+    ck_assert_msg(err == NULL, "checker: %s", err);
+    ck_assert_msg(close_to(total, r->cost), "cost %g, checker %g", r->cost, total);
+    return r;
+}
+
+static bool chose(const bx_search_result *r, int cand)
+{
+    for (size_t i = 0; i < r->nchosen; i++)
+        if ((int)r->chosen[i] == cand)
+            return true;
+    return false;
+}
+
+/* ---- scenarios -------------------------------------------------------- */
+
+START_TEST(design_counterexample)
+{
+    /* DESIGN.md section 4: a1=0, c2=1, c3=2, a4=3 with a1->c3 and c2->a4.
+     * A = {a1,a4} and C = {c2,c3} are convex, together cyclic, and the
+     * cheapest pair if the cycle were allowed (cost 3). */
+    bx_search_problem *p = bx_search_problem_create(4, 1);
+    bx_search_add_edge(p, 0, 2, 8);
+    bx_search_add_edge(p, 1, 3, 8);
+    int a = CAND(p, 0, 1, 0, 3);
+    int c = CAND(p, 0, 2, 1, 2);
+    int s[4];
+    for (uint32_t x = 0; x < 4; x++)
+        s[x] = CAND(p, 0, 5, x);
+    char buf[256];
+    uint32_t cyclic[] = { (uint32_t)a, (uint32_t)c };
+    const char *err = bx_search_check(p, cyclic, 2, NULL, buf, sizeof buf);
+    ck_assert_ptr_nonnull(err);
+    ck_assert_ptr_nonnull(strstr(err, "cycle"));
+
+    for (int astar = 0; astar < 2; astar++) {
+        bx_search_options o = { .astar = astar };
+        bx_search_result *r = run_valid(p, &o);
+        ck_assert(r->optimal);
+        ck_assert(close_to(r->cost, 11));     /* A + {c2} + {c3} */
+        ck_assert(chose(r, a) && chose(r, s[1]) && chose(r, s[2]));
+        ck_assert(!chose(r, c));
+        ck_assert_uint_ge(r->rejected_cyclic, 1);
+        bx_search_result_destroy(r);
+    }
+    bx_search_problem_destroy(p);
+}
+END_TEST
+
+START_TEST(cycle_through_a_partition_with_placed_predecessors)
+{
+    /* X1 = {0,4}, X2 = {1,5}, C = {2,3}; edges 2->4, 0->5, 1->3 make
+     * C -> X1 -> X2 -> C.  When C is considered, every predecessor of X2 is
+     * placed; only X2's reachability through X1 reveals the cycle. */
+    bx_search_problem *p = bx_search_problem_create(6, 1);
+    bx_search_add_edge(p, 2, 4, 1);
+    bx_search_add_edge(p, 0, 5, 1);
+    bx_search_add_edge(p, 1, 3, 1);
+    int x1 = CAND(p, 0, 1, 0, 4);
+    int x2 = CAND(p, 0, 2, 1, 5);
+    int c = CAND(p, 0, 3, 2, 3);
+    for (uint32_t x = 0; x < 6; x++)
+        CAND(p, 0, 10, x);
+    char buf[256];
+    uint32_t triple[] = { (uint32_t)x1, (uint32_t)x2, (uint32_t)c };
+    ck_assert_ptr_nonnull(bx_search_check(p, triple, 3, NULL, buf, sizeof buf));
+    for (int astar = 0; astar < 2; astar++) {
+        bx_search_options o = { .astar = astar };
+        bx_search_result *r = run_valid(p, &o);
+        ck_assert(close_to(r->cost, 23));     /* X1 + X2 + {2} + {3} */
+        ck_assert(chose(r, x1) && chose(r, x2) && !chose(r, c));
+        bx_search_result_destroy(r);
+    }
+    bx_search_problem_destroy(p);
+}
+END_TEST
+
+START_TEST(diamond_split_crosswise)
+{
+    /* a=0 -> b1=1 -> b2=3 -> d=5 and a -> c1=2 -> c2=4 -> d.  {b1,c2} and
+     * {c1,b2} are each convex, but b1->b2 and c1->c2 make them a cycle. */
+    bx_search_problem *p = bx_search_problem_create(6, 1);
+    const uint32_t e[][2] = { { 0, 1 }, { 0, 2 }, { 1, 3 }, { 2, 4 }, { 3, 5 }, { 4, 5 } };
+    for (int i = 0; i < 6; i++)
+        bx_search_add_edge(p, e[i][0], e[i][1], 4);
+    int x = CAND(p, 0, 1, 1, 4);
+    int y = CAND(p, 0, 1, 2, 3);
+    int b = CAND(p, 0, 2.5, 1, 3);
+    int c = CAND(p, 0, 2.5, 2, 4);
+    int ad = CAND(p, 0, 0.1, 0, 5);     /* not convex: a -> b1 -> b2 -> d */
+    for (uint32_t n = 0; n < 6; n++)
+        CAND(p, 0, 3, n);
+    bx_search_result *r = run_valid(p, NULL);
+    ck_assert(close_to(r->cost, 11));
+    ck_assert(chose(r, b) && chose(r, c));
+    ck_assert(!chose(r, x) && !chose(r, y) && !chose(r, ad));
+    ck_assert_uint_eq(r->rejected_nonconvex, 1);
+    ck_assert_uint_ge(r->rejected_cyclic, 1);
+    bx_search_result_destroy(r);
+    bx_search_problem_destroy(p);
+}
+END_TEST
+
+START_TEST(transfers_change_the_optimum)
+{
+    /* A chain 0 -> 1 -> 2 carrying 100 bytes per edge.  Node 1 is cheaper
+     * on the accelerator (device 1), but the round trip costs 2 + 2. */
+    bx_search_problem *p = bx_search_problem_create(3, 2);
+    bx_search_add_edge(p, 0, 1, 100);
+    bx_search_add_edge(p, 1, 2, 100);
+    for (uint32_t x = 0; x < 3; x++)
+        CAND(p, 0, 3, x);
+    int acc = CAND(p, 1, 1, 1);
+    bx_search_result *r = run_valid(p, NULL);   /* links free */
+    ck_assert(close_to(r->cost, 7));
+    ck_assert(chose(r, acc));
+    ck_assert(close_to(r->transfer_cost, 0));
+    bx_search_result_destroy(r);
+
+    ck_assert_int_eq(bx_search_set_link(p, 0, 1, 1, 100), 0);
+    ck_assert_int_eq(bx_search_set_link(p, 1, 0, 1, 100), 0);
+    for (int astar = 0; astar < 2; astar++) {
+        bx_search_options o = { .astar = astar };
+        r = run_valid(p, &o);
+        ck_assert(close_to(r->cost, 9));
+        ck_assert(!chose(r, acc));
+        bx_search_result_destroy(r);
+    }
+
+    /* A fast link makes the accelerator pay again: 7 + 2 * (0.1 + 0.1). */
+    bx_search_set_link(p, 0, 1, 0.1, 1000);
+    bx_search_set_link(p, 1, 0, 0.1, 1000);
+    r = run_valid(p, NULL);
+    ck_assert(close_to(r->cost, 7.4));
+    ck_assert(close_to(r->transfer_cost, 0.4));
+    ck_assert(chose(r, acc));
+    bx_search_result_destroy(r);
+    bx_search_problem_destroy(p);
+}
+END_TEST
+
+START_TEST(directed_links)
+{
+    /* Only 0 -> 1 exists: a producer on device 0 may feed device 1, but
+     * not the reverse. */
+    bx_search_problem *p = bx_search_problem_create(2, 2);
+    bx_search_add_edge(p, 0, 1, 10);
+    bx_search_set_link(p, 0, 1, 0.5, 10);
+    bx_search_set_link(p, 1, 0, 0, 0);
+    int a1 = CAND(p, 1, 1, 0);
+    int b0 = CAND(p, 0, 1, 1);
+    int a0 = CAND(p, 0, 5, 0);
+    int b1 = CAND(p, 1, 5, 1);
+    bx_search_result *r = run_valid(p, NULL);
+    /* a1+b0 (2) needs 1 -> 0: invalid.  a0+b1 costs 10 + 1.5; a1+b1 6. */
+    ck_assert(close_to(r->cost, 6));
+    ck_assert(chose(r, a1) && chose(r, b1));
+    bx_search_result_destroy(r);
+    char buf[256];
+    uint32_t bad[] = { (uint32_t)a1, (uint32_t)b0 };
+    const char *err = bx_search_check(p, bad, 2, NULL, buf, sizeof buf);
+    ck_assert_ptr_nonnull(err);
+    ck_assert_ptr_nonnull(strstr(err, "link"));
+    (void)a0;
+    bx_search_problem_destroy(p);
+}
+END_TEST
+
+START_TEST(same_set_on_two_devices_is_one_partition)
+{
+    /* States name partitions by node set: the search still tells devices
+     * apart through the transfers. */
+    bx_search_problem *p = bx_search_problem_create(4, 2);
+    bx_search_add_edge(p, 0, 1, 1);
+    bx_search_add_edge(p, 1, 2, 1);
+    bx_search_add_edge(p, 2, 3, 1);
+    bx_search_set_link(p, 0, 1, 3, 1);
+    bx_search_set_link(p, 1, 0, 3, 1);
+    CAND(p, 0, 2, 0, 1);
+    int g = CAND(p, 1, 1, 0, 1);
+    CAND(p, 0, 2, 2, 3);
+    int h = CAND(p, 1, 1.5, 2, 3);
+    bx_search_result *r = run_valid(p, NULL);
+    ck_assert(close_to(r->cost, 2.5));
+    ck_assert(chose(r, g) && chose(r, h));
+    bx_search_result_destroy(r);
+    bx_search_problem_destroy(p);
+}
+END_TEST
+
+START_TEST(bitset_candidates_and_ids)
+{
+    bx_search_problem *p = bx_search_problem_create(70, 1);
+    for (uint32_t x = 0; x + 1 < 70; x++)
+        bx_search_add_edge(p, x, x + 1, 1);
+    uint64_t words[2];
+    bx_bitset s;
+    bx_bitset_init(&s, 70, words);
+    for (uint32_t x = 0; x < 70; x++)
+        bx_bitset_set(&s, x);
+    ck_assert_int_eq(bx_search_add_candidate(p, &s, 0, 30, 77), 0);
+    for (uint32_t x = 0; x < 70; x++)
+        ck_assert_int_eq(CAND(p, 0, 1, x), (int)x + 1);
+    bx_search_result *r = run_valid(p, NULL);
+    ck_assert_uint_eq(r->nchosen, 1);
+    ck_assert_uint_eq(bx_search_candidate_id(p, r->chosen[0]), 77);
+    ck_assert(close_to(r->cost, 30));
+    size_t k;
+    const uint32_t *nodes = bx_search_candidate_nodes(p, 0, &k);
+    ck_assert_uint_eq(k, 70);
+    ck_assert_uint_eq(nodes[69], 69);
+    ck_assert_uint_eq(bx_search_candidate_device(p, 0), 0);
+    ck_assert(bx_search_candidate_cost(p, 0) == 30);
+    bx_search_result_destroy(r);
+    bx_search_problem_destroy(p);
+}
+END_TEST
+
+START_TEST(empty_problem)
+{
+    bx_search_problem *p = bx_search_problem_create(0, 1);
+    bx_search_result *r = bx_search_run(p, NULL);
+    ck_assert(r->ok && r->optimal);
+    ck_assert_uint_eq(r->nchosen, 0);
+    ck_assert(r->cost == 0);
+    bx_search_result_destroy(r);
+    bx_search_problem_destroy(p);
+}
+END_TEST
+
+START_TEST(budget_turns_into_beam)
+{
+    /* A 40-node chain with windows of 1-3 nodes on 2 devices: far more
+     * states than a budget of 10 allows. */
+    bx_search_problem *p = bx_search_problem_create(40, 2);
+    bx_search_set_link(p, 0, 1, 0.5, 100);
+    bx_search_set_link(p, 1, 0, 0.5, 100);
+    for (uint32_t x = 0; x + 1 < 40; x++)
+        bx_search_add_edge(p, x, x + 1, 10);
+    for (uint32_t x = 0; x < 40; x++)
+        for (uint32_t len = 1; len <= 3 && x + len <= 40; len++)
+            for (uint32_t d = 0; d < 2; d++) {
+                uint32_t nodes[3] = { x, x + 1, x + 2 };
+                double cost = 1 + len * 0.6 + ((x * 7 + d * 3 + len) % 5) * 0.3;
+                bx_search_add_candidate_nodes(p, nodes, len, d, cost, 0);
+            }
+    bx_search_result *exact = run_valid(p, NULL);
+    ck_assert(exact->optimal && !exact->budget_hit);
+    for (size_t width = 1; width <= 64; width *= 4) {
+        bx_search_options o = { .max_states = 10, .beam_width = width };
+        bx_search_result *r = run_valid(p, &o);
+        ck_assert(r->budget_hit);
+        ck_assert(!r->optimal);
+        ck_assert(r->cost >= exact->cost - 1e-9);
+        bx_search_result_destroy(r);
+    }
+    /* A budget the search never reaches changes nothing. */
+    bx_search_options big = { .max_states = 1000000, .astar = true };
+    bx_search_result *r = run_valid(p, &big);
+    ck_assert(r->optimal && !r->budget_hit);
+    ck_assert(close_to(r->cost, exact->cost));
+    bx_search_result_destroy(r);
+    bx_search_result_destroy(exact);
+    bx_search_problem_destroy(p);
+}
+END_TEST
+
+START_TEST(deterministic)
+{
+    /* Many equal-cost placements: the same one every time. */
+    bx_search_problem *p = bx_search_problem_create(12, 3);
+    for (uint32_t x = 0; x + 1 < 12; x++)
+        bx_search_add_edge(p, x, x + 1, 0);
+    for (uint32_t x = 0; x < 12; x++)
+        for (uint32_t d = 0; d < 3; d++) {
+            CAND(p, d, 1, x);
+            if (x + 1 < 12)
+                CAND(p, d, 2, x, x + 1);
+        }
+    bx_search_result *a = run_valid(p, NULL), *b = run_valid(p, NULL);
+    ck_assert_uint_eq(a->nchosen, b->nchosen);
+    ck_assert(!memcmp(a->chosen, b->chosen, a->nchosen * sizeof(uint32_t)));
+    ck_assert_uint_eq(a->generated, b->generated);
+    bx_search_result_destroy(a);
+    bx_search_result_destroy(b);
+    bx_search_problem_destroy(p);
+}
+END_TEST
+
+/* ---- errors ----------------------------------------------------------- */
+
+START_TEST(node_in_no_candidate)
+{
+    bx_search_problem *p = bx_search_problem_create(8, 1);
+    for (uint32_t x = 0; x < 7; x++)
+        CAND(p, 0, 1, x);
+    bx_search_result *r = bx_search_run(p, NULL);
+    ck_assert(!r->ok);
+    ck_assert_str_eq(r->error, "node 7 is in no candidate");
+    ck_assert_uint_eq(r->nchosen, 0);
+    ck_assert_ptr_null(r->chosen);
+    bx_search_result_destroy(r);
+    bx_search_problem_destroy(p);
+}
+END_TEST
+
+START_TEST(node_in_no_usable_candidate)
+{
+    /* Node 1's only candidates are non-convex or infinitely costly. */
+    bx_search_problem *p = bx_search_problem_create(3, 1);
+    bx_search_add_edge(p, 0, 2, 1);
+    bx_search_add_edge(p, 2, 1 + 2, 1);   /* rejected: past the last node */
+    ck_assert_str_eq(bx_search_problem_error(p), "edge 2->3: no node 3 (the graph has 3)");
+    bx_search_problem_destroy(p);
+
+    p = bx_search_problem_create(3, 1);
+    bx_search_add_edge(p, 0, 1, 1);
+    bx_search_add_edge(p, 1, 2, 1);
+    CAND(p, 0, 1, 0);
+    CAND(p, 0, 1, 2);
+    CAND(p, 0, 1, 0, 2);            /* skips 1: not convex */
+    CAND(p, 0, INFINITY, 1);
+    ck_assert_ptr_null(bx_search_problem_error(p));
+    bx_search_result *r = bx_search_run(p, NULL);
+    ck_assert(!r->ok);
+    ck_assert_ptr_nonnull(strstr(r->error, "node 1 is in no usable candidate"));
+    ck_assert_uint_eq(r->rejected_nonconvex, 1);
+    ck_assert_uint_eq(r->skipped_infinite, 1);
+    bx_search_result_destroy(r);
+    bx_search_problem_destroy(p);
+}
+END_TEST
+
+START_TEST(every_cover_cyclic)
+{
+    /* The counterexample with only its two cyclic partitions. */
+    bx_search_problem *p = bx_search_problem_create(4, 1);
+    bx_search_add_edge(p, 0, 2, 1);
+    bx_search_add_edge(p, 1, 3, 1);
+    CAND(p, 0, 1, 0, 3);
+    CAND(p, 0, 1, 1, 2);
+    CAND(p, 0, 1, 2);
+    for (int astar = 0; astar < 2; astar++) {
+        bx_search_options o = { .astar = astar };
+        bx_search_result *r = bx_search_run(p, &o);
+        ck_assert(!r->ok && !r->optimal);
+        ck_assert_ptr_nonnull(strstr(r->error, "no valid placement"));
+        ck_assert_ptr_nonnull(strstr(r->error, "node 1"));
+        ck_assert_uint_ge(r->rejected_cyclic, 1);
+        bx_search_result_destroy(r);
+    }
+    bx_search_problem_destroy(p);
+}
+END_TEST
+
+START_TEST(missing_link)
+{
+    bx_search_problem *p = bx_search_problem_create(2, 2);
+    bx_search_add_edge(p, 0, 1, 1);
+    bx_search_set_link(p, 0, 1, INFINITY, 5);
+    CAND(p, 0, 1, 0);
+    CAND(p, 1, 1, 1);
+    bx_search_result *r = bx_search_run(p, NULL);
+    ck_assert(!r->ok);
+    ck_assert_ptr_nonnull(strstr(r->error, "missing link"));
+    bx_search_result_destroy(r);
+    /* With a budget too, the failure is reported, not papered over. */
+    bx_search_options o = { .max_states = 1 };
+    r = bx_search_run(p, &o);
+    ck_assert(!r->ok);
+    ck_assert(r->error[0] != 0);
+    bx_search_result_destroy(r);
+    bx_search_problem_destroy(p);
+}
+END_TEST
+
+START_TEST(bad_arguments)
+{
+    bx_search_problem *p = bx_search_problem_create(4, 2);
+    ck_assert_int_eq(bx_search_add_edge(p, 2, 1, 1), -1);
+    ck_assert_str_eq(bx_search_problem_error(p), "edge 2->1 is not in topological order");
+    /* Later errors are refused too, but the first message stays. */
+    ck_assert_int_eq(bx_search_add_edge(p, 0, 1, -1), -1);
+    ck_assert_int_eq(bx_search_add_edge(p, 0, 1, NAN), -1);
+    ck_assert_int_eq(bx_search_add_edge(p, 1, 1, 0), -1);
+    ck_assert_int_eq(CAND(p, 0, -1, 0), -1);
+    ck_assert_int_eq(CAND(p, 0, NAN, 0), -1);
+    ck_assert_int_eq(CAND(p, 2, 1, 0), -1);
+    ck_assert_int_eq(CAND(p, 0, 1, 4), -1);
+    ck_assert_int_eq(CAND(p, 0, 1, 1, 1), -1);
+    ck_assert_int_eq(bx_search_add_candidate_nodes(p, NULL, 0, 0, 1, 0), -1);
+    ck_assert_int_eq(bx_search_set_link(p, 0, 0, 1, 1), -1);
+    ck_assert_int_eq(bx_search_set_link(p, 0, 2, 1, 1), -1);
+    ck_assert_int_eq(bx_search_set_link(p, 0, 1, -1, 1), -1);
+    uint64_t w[1];
+    bx_bitset s;
+    bx_bitset_init(&s, 5, w);
+    ck_assert_int_eq(bx_search_add_candidate(p, &s, 0, 1, 0), -1);
+    ck_assert_uint_eq(bx_search_ncandidates(p), 0);
+    ck_assert_str_eq(bx_search_problem_error(p), "edge 2->1 is not in topological order");
+    for (uint32_t x = 0; x < 4; x++)
+        ck_assert_int_eq(CAND(p, 0, 1, x), (int)x);
+    bx_search_result *r = bx_search_run(p, NULL);
+    ck_assert(!r->ok);
+    ck_assert_str_eq(r->error, "edge 2->1 is not in topological order");
+    bx_search_result_destroy(r);
+    bx_search_problem_destroy(p);
+
+    p = bx_search_problem_create(2, 0);
+    ck_assert_ptr_nonnull(bx_search_problem_error(p));
+    bx_search_problem_destroy(p);
+}
+END_TEST
+
+START_TEST(checker_errors)
+{
+    bx_search_problem *p = bx_search_problem_create(3, 1);
+    bx_search_add_edge(p, 0, 1, 1);
+    bx_search_add_edge(p, 1, 2, 1);
+    int s0 = CAND(p, 0, 1, 0), s1 = CAND(p, 0, 1, 1), s2 = CAND(p, 0, 1, 2);
+    int nc = CAND(p, 0, 1, 0, 2), inf = CAND(p, 0, INFINITY, 1), pair = CAND(p, 0, 1, 0, 1);
+    char buf[256];
+    double total = -1;
+    uint32_t ok[] = { (uint32_t)s0, (uint32_t)s1, (uint32_t)s2 };
+    ck_assert_ptr_null(bx_search_check(p, ok, 3, &total, buf, sizeof buf));
+    ck_assert(total == 3);
+    uint32_t twice[] = { (uint32_t)s0, (uint32_t)pair, (uint32_t)s2 };
+    ck_assert_str_eq(bx_search_check(p, twice, 3, NULL, buf, sizeof buf),
+                     "node 0 is placed twice (candidates 0 and 5)");
+    ck_assert_str_eq(bx_search_check(p, ok, 2, NULL, buf, sizeof buf), "node 2 is not placed");
+    uint32_t nonconvex[] = { (uint32_t)nc, (uint32_t)s1 };
+    ck_assert_ptr_nonnull(strstr(bx_search_check(p, nonconvex, 2, NULL, buf, sizeof buf),
+                                 "not convex"));
+    uint32_t infinite[] = { (uint32_t)s0, (uint32_t)inf, (uint32_t)s2 };
+    ck_assert_ptr_nonnull(strstr(bx_search_check(p, infinite, 3, NULL, buf, sizeof buf),
+                                 "infinite"));
+    uint32_t missing[] = { 99 };
+    ck_assert_str_eq(bx_search_check(p, missing, 1, NULL, buf, sizeof buf),
+                     "candidate 99 does not exist");
+    bx_search_problem_destroy(p);
+}
+END_TEST
+
+/* ---- the property test ------------------------------------------------ */
+
+typedef struct rng { uint64_t s; } rng;
+static uint64_t next(rng *r)
+{
+    r->s ^= r->s << 13;
+    r->s ^= r->s >> 7;
+    r->s ^= r->s << 17;
+    return r->s;
+}
+static uint32_t below(rng *r, uint32_t n) { return (uint32_t)(next(r) % n); }
+
+enum { MAXN = 12, MAXC = 64, MAXE = MAXN * (MAXN - 1) / 2 };
+
+typedef struct spec {
+    uint32_t n, ndev, nedges, ncands;
+    uint32_t eu[MAXE], ev[MAXE];
+    double bytes[MAXE];
+    struct { uint32_t nodes[4], k, dev; double cost; } c[MAXC];
+    double lat[3][3], bw[3][3];
+    bool all_links;
+} spec;
+
+static bool adjacent(const spec *g, uint32_t a, uint32_t b)
+{
+    for (uint32_t e = 0; e < g->nedges; e++)
+        if ((g->eu[e] == a && g->ev[e] == b) || (g->eu[e] == b && g->ev[e] == a))
+            return true;
+    return false;
+}
+
+static double random_cost(rng *r, uint32_t k)
+{
+    if (below(r, 40) == 0)
+        return INFINITY;
+    return (double)(1 + below(r, 40 * k)) / 4;
+}
+
+static void push_cand(spec *g, const uint32_t *nodes, uint32_t k, uint32_t dev, double cost)
+{
+    if (g->ncands == MAXC)
+        return;
+    memcpy(g->c[g->ncands].nodes, nodes, k * sizeof(uint32_t));
+    g->c[g->ncands].k = k;
+    g->c[g->ncands].dev = dev;
+    g->c[g->ncands].cost = cost;
+    g->ncands++;
+}
+
+static void random_spec(rng *r, spec *g)
+{
+    memset(g, 0, sizeof *g);
+    g->n = 1 + below(r, MAXN);
+    g->ndev = 1 + below(r, 3);
+    uint32_t density = 10 + below(r, 50);
+    for (uint32_t u = 0; u < g->n; u++)
+        for (uint32_t v = u + 1; v < g->n; v++)
+            if (below(r, 100) < density) {
+                g->eu[g->nedges] = u;
+                g->ev[g->nedges] = v;
+                g->bytes[g->nedges++] = below(r, 100);
+            }
+    /* Singletons everywhere so that a cover exists, some on two devices. */
+    for (uint32_t x = 0; x < g->n; x++) {
+        uint32_t d = below(r, g->ndev);
+        push_cand(g, &x, 1, d, (double)(1 + below(r, 40)) / 4);
+        if (g->ndev > 1 && below(r, 4) == 0)
+            push_cand(g, &x, 1, (d + 1) % g->ndev, (double)(1 + below(r, 40)) / 4);
+    }
+    /* Connected sets grown along edges, and arbitrary sets. */
+    uint32_t nconn = below(r, 2 * g->n + 1), narb = below(r, g->n / 2 + 2);
+    for (uint32_t i = 0; i < nconn + narb; i++) {
+        uint32_t want = 2 + below(r, 3), nodes[4], k = 0;
+        nodes[k++] = below(r, g->n);
+        for (int tries = 0; tries < 40 && k < want; tries++) {
+            uint32_t y = below(r, g->n), j;
+            for (j = 0; j < k && nodes[j] != y; j++)
+                ;
+            if (j < k)
+                continue;
+            if (i < nconn) {
+                bool touches = false;
+                for (j = 0; j < k; j++)
+                    touches |= adjacent(g, nodes[j], y);
+                if (!touches)
+                    continue;
+            }
+            nodes[k++] = y;
+        }
+        if (k >= 2)
+            push_cand(g, nodes, k, below(r, g->ndev), random_cost(r, k));
+    }
+    g->all_links = true;
+    for (uint32_t a = 0; a < g->ndev; a++)
+        for (uint32_t b = 0; b < g->ndev; b++) {
+            g->lat[a][b] = (double)below(r, 8) / 4;
+            g->bw[a][b] = 10 + below(r, 90);
+            if (a != b && below(r, 12) == 0) {
+                g->bw[a][b] = 0;
+                g->all_links = false;
+            }
+        }
+}
+
+static bx_search_problem *build(const spec *g, bool transfers)
+{
+    bx_search_problem *p = bx_search_problem_create(g->n, g->ndev);
+    for (uint32_t e = 0; e < g->nedges; e++)
+        bx_search_add_edge(p, g->eu[e], g->ev[e], g->bytes[e]);
+    for (uint32_t i = 0; i < g->ncands; i++)
+        ck_assert_int_eq(bx_search_add_candidate_nodes(p, g->c[i].nodes, g->c[i].k,
+                                                       g->c[i].dev, g->c[i].cost, i), (int)i);
+    if (transfers)
+        for (uint32_t a = 0; a < g->ndev; a++)
+            for (uint32_t b = 0; b < g->ndev; b++)
+                if (a != b)
+                    bx_search_set_link(p, a, b, g->lat[a][b], g->bw[a][b]);
+    ck_assert_ptr_null(bx_search_problem_error(p));
+    return p;
+}
+
+/* Brute force: every exact cover, by recursion over the lowest uncovered
+ * node; the checker decides validity and cost.  Partial candidate costs
+ * bound the recursion (every cost and transfer is >= 0). */
+typedef struct brute {
+    const spec *g;
+    const bx_search_problem *p;
+    bool covered[MAXN];
+    uint32_t chosen[MAXN];
+    size_t nchosen, leaves;
+    double best;
+} brute;
+
+static void brute_rec(brute *b, double partial)
+{
+    if (!(partial < b->best))
+        return;
+    uint32_t v = 0;
+    while (v < b->g->n && b->covered[v])
+        v++;
+    if (v == b->g->n) {
+        char buf[256];
+        double total;
+        b->leaves++;
+        if (!bx_search_check(b->p, b->chosen, b->nchosen, &total, buf, sizeof buf)
+            && total < b->best)
+            b->best = total;
+        return;
+    }
+    for (uint32_t i = 0; i < b->g->ncands; i++) {
+        const uint32_t *nodes = b->g->c[i].nodes, k = b->g->c[i].k;
+        bool has = false, clash = false;
+        for (uint32_t j = 0; j < k; j++) {
+            has |= nodes[j] == v;
+            clash |= b->covered[nodes[j]];
+        }
+        if (!has || clash)
+            continue;
+        for (uint32_t j = 0; j < k; j++)
+            b->covered[nodes[j]] = true;
+        b->chosen[b->nchosen++] = i;
+        brute_rec(b, partial + b->g->c[i].cost);
+        b->nchosen--;
+        for (uint32_t j = 0; j < k; j++)
+            b->covered[nodes[j]] = false;
+    }
+}
+
+static double brute_force(const spec *g, const bx_search_problem *p)
+{
+    brute b = { .g = g, .p = p, .best = INFINITY };
+    brute_rec(&b, 0);
+    return b.best;
+}
+
+enum { GRAPHS = 2500 };
+
+START_TEST(matches_brute_force)
+{
+    rng r = { 0x9e3779b97f4a7c15u };
+    size_t cyclic = 0, nonconvex = 0, budget_hits = 0, transfer_mattered = 0;
+    size_t infeasible = 0, compared = 0;
+    for (int t = 0; t < GRAPHS; t++) {
+        spec g;
+        random_spec(&r, &g);
+        double plain_best = INFINITY;
+        for (int transfers = 0; transfers < 2; transfers++) {
+            bx_search_problem *p = build(&g, transfers);
+            double best = brute_force(&g, p);
+            if (transfers && !close_to(best, plain_best))
+                transfer_mattered++;
+            plain_best = best;
+            if (isinf(best))
+                infeasible++;
+            for (int astar = 0; astar < 2; astar++) {
+                bx_search_options o = { .astar = astar };
+                bx_search_result *res = bx_search_run(p, &o);
+                ck_assert_msg(res->ok == !isinf(best), "graph %d: ok %d, brute %g: %s",
+                              t, res->ok, best, res->error);
+                if (res->ok) {
+                    char buf[256];
+                    double total;
+                    const char *err = bx_search_check(p, res->chosen, res->nchosen, &total,
+                                                      buf, sizeof buf);
+                    ck_assert_msg(!err, "graph %d: %s", t, err);
+                    ck_assert_msg(close_to(res->cost, best), "graph %d (transfers %d, A* %d): "
+                                  "search %.17g, brute force %.17g", t, transfers, astar,
+                                  res->cost, best);
+                    ck_assert(close_to(total, res->cost));
+                    ck_assert(res->optimal);
+                    compared++;
+                }
+                cyclic += res->rejected_cyclic;
+                nonconvex += res->rejected_nonconvex;
+                bx_search_result_destroy(res);
+            }
+            /* A tiny budget: still a valid placement (the singletons
+             * guarantee one when every link exists), never cheaper than
+             * the optimum, flagged whenever the budget ran out. */
+            bx_search_options o = { .astar = t % 2, .max_states = 1 + t % 4,
+                                    .beam_width = 1 + t % 3 };
+            bx_search_result *res = bx_search_run(p, &o);
+            if (res->budget_hit)
+                budget_hits++;
+            ck_assert(res->optimal == (res->ok && !res->budget_hit));
+            if (!isinf(best) && (!transfers || g.all_links))
+                ck_assert_msg(res->ok, "graph %d: beam failed: %s", t, res->error);
+            if (res->ok) {
+                char buf[256];
+                double total;
+                const char *err = bx_search_check(p, res->chosen, res->nchosen, &total,
+                                                  buf, sizeof buf);
+                ck_assert_msg(!err, "graph %d (beam): %s", t, err);
+                ck_assert(total >= best - 1e-9 * fmax(1, best));
+                if (!res->budget_hit)
+                    ck_assert(close_to(total, best));
+            }
+            bx_search_result_destroy(res);
+            bx_search_problem_destroy(p);
+        }
+    }
+    /* The random problems must exercise what they are meant to. */
+    ck_assert_uint_gt(cyclic, 100);
+    ck_assert_uint_gt(nonconvex, 100);
+    ck_assert_uint_gt(budget_hits, 100);
+    ck_assert_uint_gt(transfer_mattered, 100);
+    ck_assert_uint_gt(infeasible, 10);
+    ck_assert_uint_gt(compared, 3 * GRAPHS);
+}
+END_TEST
+
+static Suite *search_suite(void)
+{
+    Suite *s = suite_create("search");
+    TCase *core = tcase_create("Core");
+    tcase_set_timeout(core, 120);
+    tcase_add_test(core, design_counterexample);
+    tcase_add_test(core, cycle_through_a_partition_with_placed_predecessors);
+    tcase_add_test(core, diamond_split_crosswise);
+    tcase_add_test(core, transfers_change_the_optimum);
+    tcase_add_test(core, directed_links);
+    tcase_add_test(core, same_set_on_two_devices_is_one_partition);
+    tcase_add_test(core, bitset_candidates_and_ids);
+    tcase_add_test(core, empty_problem);
+    tcase_add_test(core, budget_turns_into_beam);
+    tcase_add_test(core, deterministic);
+    tcase_add_test(core, matches_brute_force);
+    suite_add_tcase(s, core);
+    TCase *errors = tcase_create("Errors");
+    tcase_add_test(errors, node_in_no_candidate);
+    tcase_add_test(errors, node_in_no_usable_candidate);
+    tcase_add_test(errors, every_cover_cyclic);
+    tcase_add_test(errors, missing_link);
+    tcase_add_test(errors, bad_arguments);
+    tcase_add_test(errors, checker_errors);
+    suite_add_tcase(s, errors);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(search_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
