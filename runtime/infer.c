@@ -962,6 +962,9 @@ static bool rule_conv_transpose(rule_ctx *c)
         return fail(c, "groups %lld is not positive", (long long)groups);
     if (nks >= 0 && nks != w.nsp)
         return fail(c, "kernel_size has %d values for %d spatial axes", nks, w.nsp);
+    for (int i = 0; i < w.nsp; i++)
+        if (outpad[i] < 0)
+            return fail(c, "output_padding %lld is negative", (long long)outpad[i]);
     for (int i = 0; i < 26; i++)
         wp[i] = UNK;
     if (wt && !to_primal(c, &kl, wt, input_name(c, 1), wp))
@@ -1000,8 +1003,11 @@ static bool rule_conv_transpose(rule_ctx *c)
         int64_t in = P(dp, w.sp[i]), k = ks[i], *o = &P(op, w.sp[i]);
         if (k == 0)
             return fail(c, "kernel size 0 on axis %c", w.sp[i]);
+        /* The size beyond stride * (in - 1): kernel, less padding, plus
+         * output_padding.  All terms are non-negative, so only the sums
+         * can overflow. */
         int64_t dk = k > 0 ? add_n(c, mul_n(c, k - 1, w.dilation[i]), 1) : UNK;
-        int64_t grow = dk >= 0 ? dk - w.pad[i] + outpad[i] - 1 : UNK;
+        int64_t grow = dk >= 0 ? add_n(c, dk - w.pad[i], outpad[i]) - 1 : UNK;
         if (in >= 0 && dk >= 0) {
             *o = add_n(c, mul_n(c, w.strides[i], in - 1), grow + 1);
             if (*o < 1)
@@ -1394,6 +1400,8 @@ static bool batch_space(rule_ctx *c, bool to_batch)
         int64_t *d = &c->out.dims[i + 1];
         if (block[i] < 1)
             return fail(c, "block_shape %lld is not positive", (long long)block[i]);
+        if (pads[i][0] < 0 || pads[i][1] < 0)
+            return fail(c, "'%s' are negative", pname);
         total = mul_n(c, total, block[i]);
         int64_t edge = add_n(c, pads[i][0], pads[i][1]);
         if (*d < 0) {
@@ -1821,7 +1829,7 @@ static bool rule_expand_dims(rule_ctx *c)
         return false;
     if (num < 0)
         return fail(c, "num_newaxis %lld is negative", (long long)num);
-    if (t->rank + num > BYOC_MAX_RANK)
+    if (num > BYOC_MAX_RANK - t->rank)
         return fail(c, "the result would have more than %d axes", BYOC_MAX_RANK);
     c->out.dtype = t->dtype;
     c->out.rank = 0;
@@ -2104,7 +2112,7 @@ static bool rule_gather_nd(rule_ctx *c)
         m = idx->dims[0];
     if (m < 0)
         return fail(c, "the index depth (indices axis 0) is not known");
-    if (bd < 0 || m + bd > t->rank)
+    if (bd < 0 || m > t->rank || bd > t->rank - m)
         return fail(c, "%lld indices and %lld batch axes exceed rank %d", (long long)m,
                     (long long)bd, t->rank);
     c->out.dtype = t->dtype;

@@ -2,12 +2,15 @@
 TEST_EXTENSIONS = .sh
 AM_TESTS_ENVIRONMENT = \
 	BYOCC='$(abs_top_builddir)/compiler/byocc$(EXEEXT)'; \
+	BYOC='$(abs_top_builddir)/cli/byoc$(EXEEXT)'; export BYOC; \
 	top_srcdir='$(abs_top_srcdir)'; top_builddir='$(abs_top_builddir)'; \
 	BYOC_DATADIR='$(abs_top_srcdir)/lib'; \
 	export BYOCC top_srcdir top_builddir BYOC_DATADIR;
 
-# Golden diagnostics and golden generated code.
-TESTS += tests/golden/diag.sh tests/golden/emit.sh
+# Golden diagnostics and golden generated code; the CLI's info command.
+TESTS += tests/golden/diag.sh tests/golden/emit.sh tests/cli/info.sh
+EXTRA_DIST += tests/cli/info.sh tests/cli/info_mobilenet_v2_block.golden \
+	tests/cli/info_resnet_bottleneck.golden tests/cli/info_transformer_encoder.golden
 # Listed one by one: a folder in EXTRA_DIST would also ship test logs.
 EXTRA_DIST += tests/golden/diag.sh tests/golden/emit.sh \
 	tests/golden/diag/attribute_of_wildcard.byoc \
@@ -128,3 +131,7 @@ check_PROGRAMS += tests/models/relay_models
 TESTS += tests/models/relay_models
 tests_models_relay_models_SOURCES = tests/models/relay_models.c
 tests_models_relay_models_LDADD = runtime/libbyoc.la
+check_PROGRAMS += tests/models/onnx_vs_relay
+TESTS += tests/models/onnx_vs_relay
+tests_models_onnx_vs_relay_SOURCES = tests/models/onnx_vs_relay.c
+tests_models_onnx_vs_relay_LDADD = runtime/libbyoc.la

@@ -698,7 +698,8 @@ START_TEST(conv2d_layouts)
                       in("bw", TT(FLOAT32, 4, 8, 1, 1, 8, 8)));
     set_str(blocked, "data_layout", "NCHW8c");
     set_str(blocked, "kernel_layout", "OIHW8i8o");
-    int rank = op2("nn.conv2d", in("r", TT(FLOAT32, 1, 3, 224)), in("rw", TT(FLOAT32, 64, 3, 7, 7)));
+    int rank = op2("nn.conv2d", in("r", TT(FLOAT32, 1, 3, 224)),
+                   in("rw", TT(FLOAT32, 64, 3, 7, 7)));
     int mismatch = op2("nn.conv2d", nchw, in("mw", TT(FLOAT32, 16, 32, 3, 3)));
     int badlayout = op2("nn.conv2d", nchw, in("lw", TT(FLOAT32, 16, 64, 3, 3)));
     set_str(badlayout, "kernel_layout", "OIDHW");
@@ -1074,7 +1075,6 @@ START_TEST(every_rule_exists)
     infer();
     for (int i = first; i < byoc_graph_node_count(g); i++) {
         const char *r = byoc_node_untyped_reason(g, i);
-        const char *rule = byoc_node_op(g, i)->shape_rule;
         if (r)
             ck_assert_msg(strstr(r, "no shape rule") == NULL, "%s", r);
         double f = byoc_node_flops(g, i);
@@ -1082,7 +1082,6 @@ START_TEST(every_rule_exists)
             ck_assert_double_eq(f, 0);
         else
             ck_assert_msg(f == -1, "%s: %g", byoc_node_op_name(g, i), f);
-        (void)rule;
     }
 }
 END_TEST
@@ -1162,7 +1161,8 @@ START_TEST(flops_rules)
     int conv = op2("nn.conv2d", x, in("w", TT(FLOAT32, 64, 8, 3, 3)));
     set_int(conv, "groups", 4);
     SET_INTS(conv, "padding", 1);
-    int nhwc = op2("nn.conv2d", in("xh", TT(FLOAT32, 1, 8, 8, 4)), in("wh", TT(FLOAT32, 3, 3, 4, 16)));
+    int nhwc = op2("nn.conv2d", in("xh", TT(FLOAT32, 1, 8, 8, 4)),
+                   in("wh", TT(FLOAT32, 3, 3, 4, 16)));
     set_str(nhwc, "data_layout", "NHWC");
     set_str(nhwc, "kernel_layout", "HWIO");
     int ct = op2("nn.conv2d_transpose", in("ci", TT(FLOAT32, 1, 16, 8, 8)),

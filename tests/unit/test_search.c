@@ -556,7 +556,7 @@ static void random_spec(rng *r, spec *g)
             push_cand(g, &x, 1, (d + 1) % g->ndev, (double)(1 + below(r, 40)) / 4);
     }
     /* Connected sets grown along edges, and arbitrary sets. */
-    uint32_t nconn = below(r, 2 * g->n + 1), narb = below(r, g->n / 2 + 2);
+    uint32_t nconn = below(r, 2 * g->n + 1), narb = below(r, 2 * g->n + 2);
     for (uint32_t i = 0; i < nconn + narb; i++) {
         uint32_t want = 2 + below(r, 3), nodes[4], k = 0;
         nodes[k++] = below(r, g->n);
