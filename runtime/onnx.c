@@ -744,6 +744,8 @@ static int build_node(ox_reader *r, const ox_node *n)
     cx.map = default_domain ? ox_op_lookup(n->op_type) : NULL;
     if (!cx.map)
         return build_opaque(&cx, NULL);
+    if (ox_fold(&cx))
+        return 0;
     int rc = cx.map->convert(&cx);
     if (rc < 0)
         return -1;

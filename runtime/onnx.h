@@ -101,6 +101,9 @@ struct ox_op_map {
 
 /* The table entry for op_type, or NULL. */
 const ox_op_map *ox_op_lookup(const char *op_type);
+/* Compute the node now if it is integer arithmetic on constants (shape
+ * computations); returns 1 with its output defined as a constant, else 0. */
+int ox_fold(ox_cx *cx);
 
 /* ---- reading a node ----------------------------------------------------- */
 

@@ -128,6 +128,16 @@ static int define(ox_cx *cx, int i, int node)
     return 0;
 }
 
+/* Output 0 is input 0 itself. */
+static int pass_through(ox_cx *cx)
+{
+    ox_value *x = ox_in(cx, 0);
+    if (!x)
+        return ox_fail(cx, "input 1 is missing");
+    ox_alias(cx, 0, x);
+    return 0;
+}
+
 /* ---- elementwise -------------------------------------------------------------- */
 
 static int conv_unary(ox_cx *cx)
@@ -159,10 +169,8 @@ static int conv_binary(ox_cx *cx)
 /* Sum, Max, Min: a chain of binary ops; one input is that input. */
 static int conv_variadic(ox_cx *cx)
 {
-    if (cx->node->ninputs == 1) {
-        ox_alias(cx, 0, ox_in(cx, 0));
-        return 0;
-    }
+    if (cx->node->ninputs == 1)
+        return pass_through(cx);
     int acc = ox_arg(cx, 0);
     for (int i = 1; i < cx->node->ninputs; i++)
         TRY(acc = call2(cx, cx->map->relay, acc, ox_arg(cx, i)));
@@ -173,10 +181,8 @@ static int conv_variadic(ox_cx *cx)
 static int conv_mean(ox_cx *cx)
 {
     int n = cx->node->ninputs;
-    if (n == 1) {
-        ox_alias(cx, 0, ox_in(cx, 0));
-        return 0;
-    }
+    if (n == 1)
+        return pass_through(cx);
     int fields[64];
     if (n > 64)
         return ox_unsupported(cx, "more than 64 inputs");
@@ -237,6 +243,35 @@ static int conv_leaky_relu(ox_cx *cx)
     TRY(ox_attr_float(cx, "alpha", 0.01, &alpha));
     int node = call1(cx, "nn.leaky_relu", ox_arg(cx, 0));
     TRY(ox_set_float(cx, node, "alpha", alpha));
+    return define(cx, 0, node);
+}
+
+/* PRelu with one slope per channel (shape [C], [C,1,1] or [1,C,1,1]) is
+ * nn.prelu on axis 1, the op backends match.  TVM instead flattens the
+ * input and broadcasts the slope to it (reshape, broadcast_to_like,
+ * reshape, nn.prelu, reshape), which needs shapes at run time; other
+ * slopes stay opaque. */
+static int conv_prelu(ox_cx *cx)
+{
+    byoc_tensor_type st = ox_type(cx, ox_in(cx, 1)), xt = ox_type(cx, ox_in(cx, 0));
+    int64_t c = -1;
+    bool per_channel = st.rank >= 1 && xt.rank >= 2 && xt.dims[1] >= 0;
+    for (int k = 0; per_channel && k < st.rank; k++) {
+        int64_t d = st.dims[k];
+        /* The channel axis of the slope, right-aligned against the input. */
+        bool channel_axis = k == st.rank - (xt.rank - 1);
+        if (channel_axis)
+            c = d;
+        else if (d != 1)
+            per_channel = false;
+    }
+    if (!per_channel || c != xt.dims[1])
+        return ox_unsupported(cx, "the slope is not one value per channel");
+    int slope = ox_arg(cx, 1);
+    if (st.rank != 1)
+        slope = reshape(cx, slope, &c, 1);
+    int node = call2(cx, "nn.prelu", ox_arg(cx, 0), slope);
+    TRY(ox_set_int(cx, node, "axis", 1));
     return define(cx, 0, node);
 }
 
@@ -329,11 +364,7 @@ static int conv_where(ox_cx *cx)
  * removes; a Dropout whose mask is read keeps nn.dropout. */
 static int conv_identity(ox_cx *cx)
 {
-    ox_value *x = ox_in(cx, 0);
-    if (!x)
-        return ox_fail(cx, "input 1 is missing");
-    ox_alias(cx, 0, x);
-    return 0;
+    return pass_through(cx);
 }
 
 static int conv_dropout(ox_cx *cx)
@@ -470,9 +501,9 @@ static int conv_conv(ox_cx *cx)
                                              + outpad[i] + span - os[i]
                                        : outpad[i] + span - strides[i];
                 int64_t left = total / 2, right = total - left;
-                bool lower_first = same && !strcmp(mode, "SAME_LOWER");
-                pads[i] = lower_first ? right : left;
-                pads[nd + i] = lower_first ? left : right;
+                bool lower = same && !strcmp(mode, "SAME_LOWER");
+                pads[i] = lower ? right : left;
+                pads[nd + i] = lower ? left : right;
                 if (rc > 0 && !same) {
                     pads[i] = right;
                     pads[nd + i] = left;
@@ -1221,10 +1252,8 @@ static int conv_reduce(ox_cx *cx)
     if (s == -2)
         return 1;
     TRY(s);
-    if (n == 0 && noop) {
-        ox_alias(cx, 0, ox_in(cx, 0));
-        return 0;
-    }
+    if (n == 0 && noop)
+        return pass_through(cx);
     int node = call1(cx, cx->map->relay, ox_arg(cx, 0));
     if (n > 0)
         TRY(ox_set_ints(cx, node, "axis", axes, n));
@@ -1436,35 +1465,24 @@ static int conv_depth_to_space(ox_cx *cx)
     return define(cx, 0, node);
 }
 
-/* Resize (opset 10: scales; 11-13: roi, scales, sizes) and Upsample:
- * image.resize{1,2,3}d to a static size, from `sizes` or from the
- * input's shape times `scales`. */
+/* Resize (opset 10: scales; 11-13: roi, scales, sizes): as TVM,
+ * image.resize{1,2,3}d to a static size, from `sizes` or the input's
+ * shape times `scales`; opset 10 resizes "asymmetric"ally with Relay's
+ * defaults for the rest. */
 static int conv_resize(ox_cx *cx)
 {
-    bool upsample = strcmp(cx->node->op_type, "Upsample") == 0;
     byoc_tensor_type t = ox_type(cx, ox_in(cx, 0));
     if (t.rank < 3 || t.rank > 5)
         return ox_unsupported(cx, t.rank < 0 ? "the input's rank is not known"
                                              : "only 1 to 3 spatial axes are mapped");
     int nd = t.rank - 2;
+    bool v10 = cx->opset < 11;
     double scales[BYOC_MAX_RANK];
     int64_t sizes[BYOC_MAX_RANK];
     size_t ns = 0, nz = 0;
     const int64_t *zv = NULL;
-    int s_scales, s_sizes = IN_ABSENT;
-    if (upsample && cx->opset < 9) {
-        const double *f;
-        s_scales = ox_attr_floats(cx, "scales", &f, &ns);
-        TRY(s_scales);
-        s_scales = s_scales ? IN_KNOWN : IN_ABSENT;
-        for (size_t k = 0; k < ns && k < BYOC_MAX_RANK; k++)
-            scales[k] = f[k];
-    } else {
-        int si = upsample || cx->opset < 11 ? 1 : 2;
-        s_scales = input_numbers(cx, si, scales, BYOC_MAX_RANK, &ns);
-        if (!upsample && cx->opset >= 11)
-            s_sizes = input_ints(cx, 3, &zv, &nz);
-    }
+    int s_scales = input_numbers(cx, v10 ? 1 : 2, scales, BYOC_MAX_RANK, &ns);
+    int s_sizes = v10 ? IN_ABSENT : input_ints(cx, 3, &zv, &nz);
     if (s_sizes == IN_KNOWN && nz == (size_t)t.rank) {
         memcpy(sizes, zv, sizeof(int64_t) * nz);
     } else if (s_scales == IN_KNOWN && ns == (size_t)t.rank) {
@@ -1477,18 +1495,21 @@ static int conv_resize(ox_cx *cx)
     } else {
         return ox_fail(cx, "neither scales nor sizes give one value per axis");
     }
-    const char *mode, *ctm, *nearest;
-    double cubic_a, extrapolation;
-    int64_t exclude;
+    const char *mode, *ctm = "asymmetric", *nearest = "";
+    double cubic_a = -0.5, extrapolation = 0.0;
+    int64_t exclude = 0;
     TRY(ox_attr_string(cx, "mode", "nearest", &mode));
-    TRY(ox_attr_string(cx, "coordinate_transformation_mode",
-                       upsample || cx->opset < 11 ? "asymmetric" : "half_pixel", &ctm));
-    TRY(ox_attr_string(cx, "nearest_mode", "round_prefer_floor", &nearest));
-    TRY(ox_attr_float(cx, "cubic_coeff_a", -0.75, &cubic_a));
-    TRY(ox_attr_float(cx, "extrapolation_value", 0.0, &extrapolation));
-    TRY(ox_attr_int(cx, "exclude_outside", 0, &exclude));
+    if (!v10) {
+        TRY(ox_attr_string(cx, "coordinate_transformation_mode", "half_pixel", &ctm));
+        TRY(ox_attr_string(cx, "nearest_mode", "round_prefer_floor", &nearest));
+        TRY(ox_attr_float(cx, "cubic_coeff_a", -0.75, &cubic_a));
+        TRY(ox_attr_float(cx, "extrapolation_value", 0.0, &extrapolation));
+        TRY(ox_attr_int(cx, "exclude_outside", 0, &exclude));
+        if (!strcmp(ctm, "tf_crop_and_resize"))
+            return ox_unsupported(cx, "coordinate_transformation_mode tf_crop_and_resize");
+    }
     const char *method = !strcmp(mode, "nearest") ? "nearest_neighbor"
-                         : !strcmp(mode, "linear") || !strcmp(mode, "bilinear") ? "linear"
+                         : !strcmp(mode, "linear") ? "linear"
                          : !strcmp(mode, "cubic") ? "cubic" : NULL;
     if (!method)
         return ox_fail(cx, "attribute 'mode' is '%s'; expected nearest, linear or cubic", mode);
@@ -1503,6 +1524,50 @@ static int conv_resize(ox_cx *cx)
     TRY(ox_set_float(cx, node, "cubic_alpha", cubic_a));
     TRY(ox_set_int(cx, node, "cubic_exclude", exclude));
     TRY(ox_set_float(cx, node, "extrapolation_value", extrapolation));
+    return define(cx, 0, node);
+}
+
+/* Upsample (scales an attribute before opset 9, an input from then on):
+ * as TVM, nn.upsampling for 4-D and nn.upsampling3d for 5-D, whose
+ * batch and channel scales must be 1. */
+static int conv_upsample(ox_cx *cx)
+{
+    double scales[BYOC_MAX_RANK];
+    size_t n = 0;
+    if (cx->opset < 9) {
+        const double *f;
+        int rc = ox_attr_floats(cx, "scales", &f, &n);
+        TRY(rc);
+        if (rc == 0)
+            return ox_fail(cx, "attribute 'scales' is required");
+        for (size_t k = 0; k < n && k < BYOC_MAX_RANK; k++)
+            scales[k] = f[k];
+    } else {
+        int s = input_numbers(cx, 1, scales, BYOC_MAX_RANK, &n);
+        if (s != IN_KNOWN)
+            return s == IN_ABSENT ? ox_fail(cx, "input 2 (the scales) is missing")
+                                  : ox_unsupported(cx, "the scales are computed at run time");
+    }
+    if (n != 4 && n != 5)
+        return ox_unsupported(cx, "%zu scales; nn.upsampling takes 4-D and 5-D tensors", n);
+    if (scales[0] != 1.0 || scales[1] != 1.0)
+        return ox_unsupported(cx, "it scales the batch or channel axis");
+    const char *mode;
+    TRY(ox_attr_string(cx, "mode", "nearest", &mode));
+    bool linear = !strcmp(mode, "linear") || !strcmp(mode, "bilinear");
+    if (!linear && strcmp(mode, "nearest"))
+        return ox_fail(cx, "attribute 'mode' is '%s'; expected nearest or linear", mode);
+    int node = call1(cx, n == 4 ? "nn.upsampling" : "nn.upsampling3d", ox_arg(cx, 0));
+    TRY(ox_set_float(cx, node, "scale_h", scales[n - 2]));
+    TRY(ox_set_float(cx, node, "scale_w", scales[n - 1]));
+    if (n == 4) {
+        TRY(ox_set_string(cx, node, "method", linear ? "bilinear" : "nearest_neighbor"));
+        TRY(ox_set_bool(cx, node, "align_corners", false));
+    } else {
+        TRY(ox_set_float(cx, node, "scale_d", scales[2]));
+        TRY(ox_set_string(cx, node, "method", linear ? "trilinear" : "nearest_neighbor"));
+        TRY(ox_set_string(cx, node, "coordinate_transformation_mode", "asymmetric"));
+    }
     return define(cx, 0, node);
 }
 
@@ -1558,9 +1623,288 @@ static int conv_scatter_elements(ox_cx *cx)
     return define(cx, 0, node);
 }
 
+/* ---- folding integer constants ------------------------------------------------- */
+
+/* Exporters compute shapes at run time - Shape, Gather, Unsqueeze, Concat
+ * feeding a Reshape - where the sizes are in fact known.  TVM folds such
+ * chains with fold_constant.  Here a node whose inputs are all integer
+ * constants (or, for Shape, whose input has a fully known shape) is
+ * computed on the spot: its output becomes a constant, and none of the
+ * chain reaches the graph.  Float arithmetic is left alone: weights carry
+ * no data, and the graph is about where the real work runs. */
+
+static const ox_tensor *known_ints(ox_cx *cx, int i)
+{
+    const ox_tensor *t = ox_data(cx, ox_in(cx, i));
+    if (!t || !t->i || t->type.dtype == BYOC_DT_BOOL || t->type.rank < 0)
+        return NULL;
+    return t;
+}
+
+static ox_tensor *new_ints(ox_cx *cx, byoc_dtype dt, int rank, const int64_t *dims, size_t n)
+{
+    ox_tensor *t = ox_alloc(cx, sizeof *t);
+    t->type.dtype = dt;
+    t->type.rank = rank;
+    if (rank > 0)
+        memcpy(t->type.dims, dims, sizeof(int64_t) * (size_t)rank);
+    t->n = n;
+    t->i = ox_alloc(cx, sizeof(int64_t) * (n ? n : 1));
+    return t;
+}
+
+/* The same elements under new dims (Unsqueeze, Squeeze, Reshape). */
+static ox_tensor *redim(ox_cx *cx, const ox_tensor *x, int rank, const int64_t *dims)
+{
+    size_t n = 1;
+    for (int k = 0; k < rank; k++)
+        n *= (size_t)dims[k];
+    if (n != x->n)
+        return NULL;
+    ox_tensor *t = new_ints(cx, x->type.dtype, rank, dims, n);
+    memcpy((int64_t *)t->i, x->i, sizeof(int64_t) * n);
+    return t;
+}
+
+static ox_tensor *fold_shape(ox_cx *cx)
+{
+    byoc_tensor_type t = ox_type(cx, ox_in(cx, 0));
+    int64_t start, end, r = t.rank;
+    if (r < 0 || !dims_known(&t, 0, t.rank) || ox_attr_int(cx, "start", 0, &start) < 0
+        || ox_attr_int(cx, "end", r, &end) < 0)
+        return NULL;
+    start = start < 0 ? start + r : start;
+    end = end < 0 ? end + r : end;
+    start = start < 0 ? 0 : start > r ? r : start;
+    end = end < start ? start : end > r ? r : end;
+    int64_t n = end - start;
+    ox_tensor *out = new_ints(cx, BYOC_DT_INT64, 1, &n, (size_t)n);
+    memcpy((int64_t *)out->i, t.dims + start, sizeof(int64_t) * (size_t)n);
+    return out;
+}
+
+static ox_tensor *fold_unsqueeze_squeeze(ox_cx *cx, const ox_tensor *x, bool un)
+{
+    const int64_t *axes;
+    size_t n;
+    int s = read_axes(cx, 13, 1, &axes, &n);
+    if (s < 0 || (un && s != IN_KNOWN))
+        return NULL;
+    int r = x->type.rank, out_rank = un ? r + (int)n : r;
+    if (out_rank > BYOC_MAX_RANK || n > BYOC_MAX_RANK)
+        return NULL;
+    bool marked[BYOC_MAX_RANK] = {false};
+    for (size_t k = 0; k < n; k++) {
+        int64_t a = axes[k] < 0 ? axes[k] + out_rank : axes[k];
+        if (a < 0 || a >= out_rank || marked[a] || (!un && x->type.dims[a] != 1))
+            return NULL;
+        marked[a] = true;
+    }
+    int64_t dims[BYOC_MAX_RANK];
+    int k = 0;
+    for (int a = 0, from = 0; a < out_rank; a++) {
+        if (un)
+            dims[k++] = marked[a] ? 1 : x->type.dims[from++];
+        else if (!(n ? marked[a] : x->type.dims[a] == 1))
+            dims[k++] = x->type.dims[a];
+    }
+    return redim(cx, x, k, dims);
+}
+
+static ox_tensor *fold_reshape(ox_cx *cx, const ox_tensor *x)
+{
+    const ox_tensor *sh = known_ints(cx, 1);
+    int64_t allowzero;
+    if (!sh || sh->type.rank != 1 || sh->n > BYOC_MAX_RANK
+        || ox_attr_int(cx, "allowzero", 0, &allowzero) < 0)
+        return NULL;
+    int64_t dims[BYOC_MAX_RANK], known = 1;
+    int infer = -1;
+    for (size_t k = 0; k < sh->n; k++) {
+        dims[k] = sh->i[k] == 0 && !allowzero ? ((int)k < x->type.rank ? x->type.dims[k] : -2)
+                                              : sh->i[k];
+        if (dims[k] == -1 && infer < 0)
+            infer = (int)k;
+        else if (dims[k] < 0)
+            return NULL;
+        else
+            known *= dims[k];
+    }
+    if (infer >= 0) {
+        if (known == 0 || x->n % (size_t)known)
+            return NULL;
+        dims[infer] = (int64_t)x->n / known;
+    }
+    return redim(cx, x, (int)sh->n, dims);
+}
+
+static ox_tensor *fold_concat(ox_cx *cx)
+{
+    int64_t axis, total = 0;
+    if (ox_attr_int(cx, "axis", 0, &axis) < 0 || (axis != 0 && axis != -1))
+        return NULL;
+    for (int i = 0; i < cx->node->ninputs; i++) {
+        const ox_tensor *t = known_ints(cx, i);
+        if (!t || t->type.rank != 1)
+            return NULL;
+        total += (int64_t)t->n;
+    }
+    if (total > 4096 || cx->node->ninputs == 0)
+        return NULL;
+    ox_tensor *out = new_ints(cx, known_ints(cx, 0)->type.dtype, 1, &total, (size_t)total);
+    size_t at = 0;
+    for (int i = 0; i < cx->node->ninputs; i++) {
+        const ox_tensor *t = known_ints(cx, i);
+        memcpy((int64_t *)out->i + at, t->i, sizeof(int64_t) * t->n);
+        at += t->n;
+    }
+    return out;
+}
+
+static ox_tensor *fold_gather(ox_cx *cx, const ox_tensor *x)
+{
+    const ox_tensor *idx = known_ints(cx, 1);
+    int64_t axis;
+    if (!idx || x->type.rank != 1 || idx->type.rank > 1 || ox_attr_int(cx, "axis", 0, &axis) < 0
+        || (axis != 0 && axis != -1))
+        return NULL;
+    ox_tensor *out = new_ints(cx, x->type.dtype, idx->type.rank, idx->type.dims, idx->n);
+    for (size_t k = 0; k < idx->n; k++) {
+        int64_t i = idx->i[k] < 0 ? idx->i[k] + (int64_t)x->n : idx->i[k];
+        if (i < 0 || i >= (int64_t)x->n)
+            return NULL;
+        ((int64_t *)out->i)[k] = x->i[i];
+    }
+    return out;
+}
+
+static ox_tensor *fold_slice(ox_cx *cx, const ox_tensor *x)
+{
+    if (x->type.rank != 1)
+        return NULL;
+    int64_t start, end, step = 1, axis = 0;
+    if (cx->opset < 10) {
+        const int64_t *v;
+        size_t n;
+        if (ox_attr_ints(cx, "starts", &v, &n) <= 0 || n != 1)
+            return NULL;
+        start = v[0];
+        if (ox_attr_ints(cx, "ends", &v, &n) <= 0 || n != 1)
+            return NULL;
+        end = v[0];
+        if (ox_attr_ints(cx, "axes", &v, &n) < 0 || n > 1)
+            return NULL;
+        axis = n ? v[0] : 0;
+    } else {
+        const ox_tensor *a = known_ints(cx, 1), *b = known_ints(cx, 2);
+        const ox_tensor *c = known_ints(cx, 3), *d = known_ints(cx, 4);
+        if (!a || !b || a->n != 1 || b->n != 1 || (ox_in(cx, 3) && (!c || c->n != 1))
+            || (ox_in(cx, 4) && (!d || d->n != 1)))
+            return NULL;
+        start = a->i[0];
+        end = b->i[0];
+        axis = c ? c->i[0] : 0;
+        step = d ? d->i[0] : 1;
+    }
+    int64_t len = (int64_t)x->n;
+    if ((axis != 0 && axis != -1) || step == 0)
+        return NULL;
+    /* Python's slice clamping, as ONNX defines it. */
+    start = start < 0 ? start + len : start;
+    end = end < 0 ? end + len : end;
+    if (step > 0) {
+        start = start < 0 ? 0 : start > len ? len : start;
+        end = end < 0 ? 0 : end > len ? len : end;
+    } else {
+        start = start < 0 ? -1 : start > len - 1 ? len - 1 : start;
+        end = end < -1 ? -1 : end > len - 1 ? len - 1 : end;
+    }
+    int64_t vals[4096], n = 0;
+    for (int64_t i = start; step > 0 ? i < end : i > end; i += step)
+        if (n < 4096)
+            vals[n++] = x->i[i];
+    ox_tensor *out = new_ints(cx, x->type.dtype, 1, &n, (size_t)n);
+    memcpy((int64_t *)out->i, vals, sizeof(int64_t) * (size_t)n);
+    return out;
+}
+
+/* Add, Sub, Mul, Div of equal shapes or against a single element. */
+static ox_tensor *fold_arith(ox_cx *cx, const ox_tensor *a)
+{
+    const ox_tensor *b = known_ints(cx, 1);
+    if (!b)
+        return NULL;
+    const ox_tensor *big = a->n >= b->n ? a : b;
+    if (a->n != b->n && a->n != 1 && b->n != 1)
+        return NULL;
+    if (a->n == b->n && a->type.rank != b->type.rank)
+        return NULL;
+    const char *op = cx->node->op_type;
+    ox_tensor *out = new_ints(cx, a->type.dtype, big->type.rank, big->type.dims, big->n);
+    for (size_t k = 0; k < big->n; k++) {
+        int64_t x = a->i[a->n == 1 ? 0 : k], y = b->i[b->n == 1 ? 0 : k], r;
+        if (!strcmp(op, "Add"))
+            r = (int64_t)((uint64_t)x + (uint64_t)y);
+        else if (!strcmp(op, "Sub"))
+            r = (int64_t)((uint64_t)x - (uint64_t)y);
+        else if (!strcmp(op, "Mul"))
+            r = (int64_t)((uint64_t)x * (uint64_t)y);
+        else if (y == 0 || (x == INT64_MIN && y == -1))
+            return NULL;
+        else
+            r = x / y;
+        ((int64_t *)out->i)[k] = r;
+    }
+    return out;
+}
+
+int ox_fold(ox_cx *cx)
+{
+    const char *op = cx->node->op_type;
+    if (cx->node->noutputs != 1 || !cx->node->outputs[0][0])
+        return 0;
+    ox_tensor *out = NULL;
+    if (!strcmp(op, "Shape")) {
+        out = fold_shape(cx);
+    } else {
+        const ox_tensor *x = known_ints(cx, 0);
+        if (!x || x->type.rank > BYOC_MAX_RANK)
+            return 0;
+        if (!strcmp(op, "Unsqueeze") || !strcmp(op, "Squeeze"))
+            out = fold_unsqueeze_squeeze(cx, x, op[0] == 'U');
+        else if (!strcmp(op, "Reshape") && cx->opset >= 5)
+            out = fold_reshape(cx, x);
+        else if (!strcmp(op, "Concat"))
+            out = fold_concat(cx);
+        else if (!strcmp(op, "Gather"))
+            out = fold_gather(cx, x);
+        else if (!strcmp(op, "Slice"))
+            out = fold_slice(cx, x);
+        else if (!strcmp(op, "Add") || !strcmp(op, "Sub") || !strcmp(op, "Mul")
+                 || !strcmp(op, "Div"))
+            out = fold_arith(cx, x);
+        else if (!strcmp(op, "Identity"))
+            out = redim(cx, x, x->type.rank, x->type.dims);
+        else if (!strcmp(op, "Cast")) {
+            int64_t to;
+            int dt = ox_attr_int(cx, "to", 0, &to) > 0 ? ox_dtype(to) : -1;
+            if (dt >= 0 && (byoc_dtype_class((byoc_dtype)dt) == 'i'
+                            || byoc_dtype_class((byoc_dtype)dt) == 'u')) {
+                out = redim(cx, x, x->type.rank, x->type.dims);
+                if (out)
+                    out->type.dtype = (byoc_dtype)dt;
+            }
+        }
+    }
+    if (!out)
+        return 0;
+    ox_define_const(cx, 0, &out->type, out);
+    return 1;
+}
+
 /* ---- the table --------------------------------------------------------------------- */
 
-/* Alphabetical by ONNX name.  `relay` is the op for the converters that
+/* By ONNX name, capitals first as strcmp sorts.  `relay` is the op for the converters that
  * take it from here; the comment says what each ONNX op becomes. */
 static const ox_op_map op_table[] = {
     {"Abs", conv_unary, "abs"},                         /* abs */
@@ -1631,6 +1975,7 @@ static const ox_op_map op_table[] = {
     {"Neg", conv_unary, "negative"},                    /* negative */
     {"Not", conv_unary, "logical_not"},                 /* logical_not */
     {"Or", conv_binary, "logical_or"},                  /* logical_or */
+    {"PRelu", conv_prelu, NULL},                        /* nn.prelu (per-channel slopes) */
     {"Pad", conv_pad, NULL},                            /* nn.pad */
     {"Pow", conv_pow, NULL},                            /* power (+ cast) */
     {"Range", conv_range, NULL},                        /* arange */
@@ -1666,18 +2011,17 @@ static const ox_op_map op_table[] = {
     {"TopK", conv_topk, NULL},                          /* topk + .0 and .1 */
     {"Transpose", conv_transpose, NULL},                /* transpose, unless cancelled */
     {"Unsqueeze", conv_unsqueeze, NULL},                /* expand_dims per axis */
-    {"Upsample", conv_resize, NULL},                    /* image.resize{1,2,3}d */
+    {"Upsample", conv_upsample, NULL},                  /* nn.upsampling, nn.upsampling3d */
     {"Where", conv_where, NULL},                        /* where */
     {"Xor", conv_binary, "logical_xor"},                /* logical_xor */
 };
 
-static int by_name(const void *key, const void *entry)
-{
-    return strcmp(key, ((const ox_op_map *)entry)->onnx);
-}
-
 const ox_op_map *ox_op_lookup(const char *op_type)
 {
-    return bsearch(op_type, op_table, sizeof op_table / sizeof op_table[0], sizeof op_table[0],
-                   by_name);
+    /* A hundred names, looked up once per node: a scan is enough, and
+     * cannot go wrong when an entry is added out of order. */
+    for (size_t i = 0; i < sizeof op_table / sizeof op_table[0]; i++)
+        if (strcmp(op_table[i].onnx, op_type) == 0)
+            return &op_table[i];
+    return NULL;
 }

@@ -314,7 +314,9 @@ typedef struct search {
     bx_arena keys;
     bx_state *st;
     size_t nst, capst;
-    uint32_t *slots;            /* 0 empty, else state index + 1 */
+    uint64_t *slots;            /* 0 empty, else hash's top half << 32 |
+                                   state index + 1: most misses never
+                                   touch the state itself */
     size_t nslots;
     bx_heap *heap;
     uint32_t *layer;            /* beam: first state of each layer */
@@ -323,6 +325,9 @@ typedef struct search {
     /* scratch for an expansion */
     uint64_t *key, *tw;
     uint32_t *devof, *mark, stamp, *queue;
+    uint32_t *ucnt, *decst, *decr;  /* boundary: unplaced neighbours, and how
+                                       many of them a step places */
+    uint8_t *copen;                 /* a step's node keeps an unplaced one */
     uint8_t *rel, *cr, *rc, *keep;
     size_t relcap;
 } search;
@@ -545,6 +550,10 @@ static void prepare(search *s)
     s->tw = BX_NEWN(&s->arena, uint64_t, nw + 1);
     s->devof = BX_NEWN(&s->arena, uint32_t, s->n);
     s->mark = BX_NEWN(&s->arena, uint32_t, s->n);
+    s->ucnt = BX_NEWN(&s->arena, uint32_t, s->n);
+    s->decst = BX_NEWN(&s->arena, uint32_t, s->n);
+    s->decr = BX_NEWN(&s->arena, uint32_t, s->n);
+    s->copen = BX_NEWN(&s->arena, uint8_t, s->n);
     s->heap = bx_heap_create();
     bx_arena_init(&s->keys);
     s->goal = NONE;
@@ -558,7 +567,7 @@ static void reset_states(search *s)
     bx_arena_init(&s->keys);
     s->nst = 0;
     if (s->slots)
-        memset(s->slots, 0, s->nslots * sizeof(uint32_t));
+        memset(s->slots, 0, s->nslots * sizeof(uint64_t));
     bx_heap_clear(s->heap);
     s->goal = NONE;
 }
@@ -566,12 +575,12 @@ static void reset_states(search *s)
 static void rehash(search *s)
 {
     size_t cap = s->nslots ? s->nslots * 2 : 1024;
-    uint32_t *slots = xcalloc(cap, sizeof(uint32_t));
+    uint64_t *slots = xcalloc(cap, sizeof(uint64_t));
     for (size_t i = 0; i < s->nst; i++) {
         size_t j = s->st[i].hash & (cap - 1);
         while (slots[j])
             j = (j + 1) & (cap - 1);
-        slots[j] = (uint32_t)i + 1;
+        slots[j] = (s->st[i].hash & 0xffffffff00000000u) | (i + 1);
     }
     free(s->slots);
     s->slots = slots;
@@ -586,10 +595,13 @@ static uint32_t intern(search *s, uint32_t len, bool *fresh)
         rehash(s);
     size_t mask = s->nslots - 1, j = h & mask;
     for (; s->slots[j]; j = (j + 1) & mask) {
-        const bx_state *t = &s->st[s->slots[j] - 1];
+        if ((s->slots[j] ^ h) >> 32)
+            continue;
+        uint32_t i = (uint32_t)s->slots[j] - 1;
+        const bx_state *t = &s->st[i];
         if (t->hash == h && t->keylen == len && !memcmp(t->key, s->key, len * sizeof(uint64_t))) {
             *fresh = false;
-            return s->slots[j] - 1;
+            return i;
         }
     }
     if (s->nst >= NONE - 1)
@@ -600,7 +612,7 @@ static uint32_t intern(search *s, uint32_t len, bool *fresh)
         .key = bx_arena_memdup(&s->keys, s->key, len * sizeof(uint64_t)),
         .hash = h, .keylen = len, .parent = NONE, .via = NONE, .next_in_layer = NONE,
     };
-    s->slots[j] = idx + 1;
+    s->slots[j] = (h & 0xffffffff00000000u) | ((uint64_t)idx + 1);
     *fresh = true;
     s->r->generated++;
     return idx;
@@ -624,11 +636,13 @@ static void relax(search *s, uint32_t len, double g, double h, uint32_t parent,
     t->g = g;
     t->parent = parent;
     t->via = via;
+    /* The cheapest complete placement made so far (there is one complete
+     * state, but nothing depends on that). */
+    if (s->key[0] == s->n && (s->goal == NONE || g < s->st[s->goal].g))
+        s->goal = i;
     if (fresh) {
         t->h = h;
         t->placed = placed;
-        if (s->key[0] == s->n)
-            s->goal = i;
         if (beam) {
             t->next_in_layer = s->layer[placed];
             s->layer[placed] = i;
@@ -651,6 +665,12 @@ static bool in_window(const uint64_t *w, uint32_t nw, uint32_t base, uint32_t y)
     return y >> 6 >= base && wi < nw && (w[wi] & BIT(y));
 }
 
+/* Is y placed, in a state whose lowest unplaced node is v? */
+static bool placed_in(const uint64_t *w, uint32_t nw, uint32_t v, uint32_t y)
+{
+    return y < v || in_window(w, nw, v >> 6, y);
+}
+
 /* The successors of state si: one per usable candidate at its lowest
  * unplaced node that misses the placed set, closes no cycle and needs no
  * missing link. */
@@ -670,8 +690,15 @@ static void expand(search *s, uint32_t si, bool beam)
     if (s->transfers) {
         nb = (uint32_t)key[3 + nw + k];
         bd = key + 4 + nw + k;
-        for (uint32_t j = 0; j < nb; j++)
-            s->devof[bd[j] >> 32] = (uint32_t)bd[j];
+        for (uint32_t j = 0; j < nb; j++) {
+            uint32_t y = (uint32_t)(bd[j] >> 32), cnt = 0;
+            s->devof[y] = (uint32_t)bd[j];
+            for (uint32_t e = s->soff[y]; e < s->soff[y + 1]; e++)
+                cnt += !placed_in(pw, nw, v, s->succ[e].node);
+            for (uint32_t e = s->poff[y]; e < s->poff[y + 1]; e++)
+                cnt += !placed_in(pw, nw, v, s->pred[e].node);
+            s->ucnt[y] = cnt;
+        }
     }
     if (v > s->deepest)
         s->deepest = v;
@@ -705,27 +732,42 @@ static void expand(search *s, uint32_t si, bool beam)
             continue;
         if (++s->stamp == 0) {
             memset(s->mark, 0, n * sizeof(uint32_t));
+            memset(s->decst, 0, n * sizeof(uint32_t));
             s->stamp = 1;
         }
         for (uint32_t j = 0; j < ck; j++)
             s->mark[cn[j]] = s->stamp;
 
         /* Transfers settled by this step: edges with one end in C and the
-         * other already placed. */
+         * other already placed.  On the way, count the edges that stop
+         * keeping each placed neighbour open and note which of C's nodes
+         * keep an unplaced neighbour, for the new state's device list. */
         double t = 0;
         if (s->transfers) {
             for (uint32_t j = 0; j < ck; j++) {
                 uint32_t x = cn[j];
-                for (uint32_t e = s->soff[x]; e < s->soff[x + 1]; e++) {
-                    uint32_t y = s->succ[e].node;
-                    if (s->mark[y] != s->stamp && in_window(pw, nw, base, y))
-                        t += xfer(p, c->dev, s->devof[y], s->succ[e].bytes);
+                bool open = false;
+                for (int dir = 0; dir < 2; dir++) {
+                    const bx_adj *adj = dir ? s->pred : s->succ;
+                    const uint32_t *off = dir ? s->poff : s->soff;
+                    for (uint32_t e = off[x]; e < off[x + 1]; e++) {
+                        uint32_t y = adj[e].node;
+                        if (s->mark[y] == s->stamp)
+                            continue;
+                        if (!placed_in(pw, nw, v, y)) {
+                            open = true;
+                            continue;
+                        }
+                        t += dir ? xfer(p, s->devof[y], c->dev, adj[e].bytes)
+                                 : xfer(p, c->dev, s->devof[y], adj[e].bytes);
+                        if (s->decst[y] != s->stamp) {
+                            s->decst[y] = s->stamp;
+                            s->decr[y] = 0;
+                        }
+                        s->decr[y]++;
+                    }
                 }
-                for (uint32_t e = s->poff[x]; e < s->poff[x + 1]; e++) {
-                    uint32_t y = s->pred[e].node;
-                    if (s->mark[y] != s->stamp && (y < v || in_window(pw, nw, base, y)))
-                        t += xfer(p, s->devof[y], c->dev, s->pred[e].bytes);
-                }
+                s->copen[j] = open;
             }
             if (isinf(t))
                 continue;
@@ -782,7 +824,6 @@ static void expand(search *s, uint32_t si, bool beam)
             while (nw2 && tw[shift + nw2 - 1] == 0)
                 nw2--;
         }
-#define PLACED2(y) ((y) < v2 || in_window(tw, top, base, (y)))
 
         uint64_t *o = s->key;
         uint32_t len = 0;
@@ -863,20 +904,18 @@ static void expand(search *s, uint32_t si, bool beam)
          * the old ones and C's, merged by node. */
         if (s->transfers) {
             uint32_t bslot = len++, nb2 = 0, a = 0, b = 0;
-            while (a < nb || b < ck) {
+            while (v2 < n && (a < nb || b < ck)) {
                 uint32_t y, dev;
+                bool open;
                 if (b == ck || (a < nb && (bd[a] >> 32) < cn[b])) {
                     y = (uint32_t)(bd[a] >> 32);
                     dev = (uint32_t)bd[a++];
+                    open = s->ucnt[y] > (s->decst[y] == s->stamp ? s->decr[y] : 0);
                 } else {
-                    y = cn[b++];
+                    y = cn[b];
                     dev = c->dev;
+                    open = s->copen[b++];
                 }
-                bool open = false;
-                for (uint32_t e = s->soff[y]; e < s->soff[y + 1] && !open; e++)
-                    open = !PLACED2(s->succ[e].node);
-                for (uint32_t e = s->poff[y]; e < s->poff[y + 1] && !open; e++)
-                    open = !PLACED2(s->pred[e].node);
                 if (open) {
                     o[len++] = (uint64_t)y << 32 | dev;
                     nb2++;
@@ -884,7 +923,6 @@ static void expand(search *s, uint32_t si, bool beam)
             }
             o[bslot] = nb2;
         }
-#undef PLACED2
         relax(s, len, g + c->cost + t, h, si, ci, placed + ck, beam);
     }
 }
@@ -913,8 +951,10 @@ static bool exact(search *s, size_t max_states)
         bx_state *t = &s->st[si];
         if (t->closed || f != priority(s, t))
             continue;
-        if (t->key[0] == s->n)
+        if (t->key[0] == s->n) {
+            s->goal = si;
             return true;
+        }
         if (max_states && s->nst > max_states)
             return false;
         t->closed = true;

@@ -89,7 +89,7 @@ START_TEST(binary_operations_match_a_model)
         bool *ma = calloc(n + 1, 1), *mb = calloc(n + 1, 1), *mr = calloc(n + 1, 1);
         bx_bitset *sa = bx_bitset_new(&a, n), *sb = bx_bitset_new(&a, n);
         bx_bitset *r = bx_bitset_new(&a, n);
-        for (int round = 0; round < 50; round++) {
+        for (int round = 0; round < 20; round++) {
             random_set(sa, ma, (unsigned)(rnd() % 101));
             random_set(sb, mb, (unsigned)(rnd() % 101));
             assert_matches(sa, ma);
@@ -238,6 +238,7 @@ static Suite *bitset_suite(void)
     bool can_fork = !fork_mode || strcmp(fork_mode, "no") != 0;
     Suite *s = suite_create("bitset");
     TCase *core = tcase_create("Core");
+    tcase_set_timeout(core, 60);      /* sanitizers and valgrind are slow */
     tcase_add_test(core, set_clear_test);
     tcase_add_test(core, binary_operations_match_a_model);
     tcase_add_test(core, next_crosses_words);

@@ -142,6 +142,7 @@ static Suite *heap_suite(void)
     bool can_fork = !fork_mode || strcmp(fork_mode, "no") != 0;
     Suite *s = suite_create("heap");
     TCase *core = tcase_create("Core");
+    tcase_set_timeout(core, 60);      /* sanitizers and valgrind are slow */
     tcase_add_test(core, empty_heap);
     tcase_add_test(core, pops_in_key_order);
     tcase_add_test(core, ties_leave_in_arrival_order);

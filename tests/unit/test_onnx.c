@@ -274,6 +274,21 @@ static Onnx__TensorProto *mb_ints(mb *m, const char *name, int count, ...)
     return x;
 }
 
+/* A 1-D float initializer with data in float_data. */
+static void mb_floats(mb *m, const char *name, int count, ...)
+{
+    char spec[32];
+    snprintf(spec, sizeof spec, "float[%d]", count);
+    Onnx__TensorProto *x = mb_weight(m, name, spec);
+    x->float_data = mb_alloc(m, sizeof(float) * (size_t)count);
+    va_list ap;
+    va_start(ap, count);
+    for (int i = 0; i < count; i++)
+        x->float_data[i] = (float)va_arg(ap, double);
+    va_end(ap);
+    x->n_float_data = (size_t)count;
+}
+
 /* A float scalar initializer with data in float_data. */
 static void mb_scalar(mb *m, const char *name, float v)
 {
@@ -980,6 +995,93 @@ START_TEST(pools_concat_flatten)
 }
 END_TEST
 
+START_TEST(shape_arithmetic_folds)
+{
+    /* What exporters write for x.reshape(x.shape[0], -1). */
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2,3,4]");
+    mb_node(&m, "Shape", "shape", "x", "s");
+    Onnx__NodeProto *k = mb_node(&m, "Constant", "zero", "", "i0");
+    Onnx__AttributeProto *a = mb_attr(&m, k, "value_int", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT);
+    a->has_i = 1;
+    mb_node(&m, "Gather", "gather", "s,i0", "d0");
+    mb_ints(&m, "axes", 1, 0);
+    mb_node(&m, "Unsqueeze", "unsq", "d0,axes", "d0v");
+    mb_ints(&m, "minus1", 1, -1);
+    Onnx__NodeProto *c = mb_node(&m, "Concat", "cat", "d0v,minus1", "shape");
+    attr_int(&m, c, "axis", 0);
+    mb_node(&m, "Reshape", "r", "x,shape", "y");
+    mb_output(&m, "y", "float[2,12]");
+    byoc_graph *g = read_ok(&m);
+    ck_assert_int_eq(count_calls(g), 1);
+    ck_assert_int_eq(count_kind(g, BYOC_N_CONST), 0);
+    ck_assert_str_eq(attr_text(g, find_op(g, "reshape"), "newshape"), "[2, -1]");
+    ck_assert_str_eq(output_type(g), "Tensor[(2, 12), float32]");
+    byoc_graph_destroy(g);
+
+    /* With a symbolic batch the shape is not known: shape_of stays, and
+     * the Reshape takes its newshape from the declared output type. */
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[N,3,4]");
+    mb_node(&m, "Shape", "shape", "x", "s");
+    mb_node(&m, "Reshape", "r", "x,s", "y");
+    mb_output(&m, "y", "float[N,3,4]");
+    g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "shape_of"), 1);
+    ck_assert(byoc_node_is_opaque(g, find_op(g, "Reshape")));
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+START_TEST(types_without_value_info)
+{
+    /* MatMul and Gemm need ranks the model does not declare; provisional
+     * inference gives them, and leaves no notes behind. */
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2,5]");
+    mb_weight(&m, "w", "float[5,3]");
+    mb_input(&m, "z", "float[2,3,2,2]");
+    mb_weight(&m, "v", "float[4,12]");
+    mb_node(&m, "Relu", "relu", "x", "r");
+    mb_node(&m, "MatMul", "mm", "r,w", "y");
+    mb_node(&m, "Sigmoid", "sig", "z", "s");
+    Onnx__NodeProto *n = mb_node(&m, "Gemm", "fc", "s,v", "u");
+    attr_int(&m, n, "transB", 1);
+    mb_output(&m, "y", "float[2,3]");
+    mb_output(&m, "u", "float[2,4]");
+    byoc_graph *g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "nn.dense"), 2);
+    ck_assert_int_eq(count_op(g, "nn.batch_flatten"), 1);
+    ck_assert_int_eq(byoc_graph_note_count(g), 0);
+    ck_assert_str_eq(type_text(g, find_name(g, "y")), "Tensor[(2, 3), float32]");
+    ck_assert_str_eq(type_text(g, find_name(g, "u")), "Tensor[(2, 4), float32]");
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+START_TEST(upsample_and_prelu)
+{
+    mb m;
+    mb_init(&m, 9, 4);
+    mb_input(&m, "x", "float[1,2,4,4]");
+    mb_floats(&m, "scales", 4, 1.0, 1.0, 2.0, 2.0);
+    mb_weight(&m, "slope", "float[2,1,1]");
+    mb_node(&m, "Upsample", "up", "x,scales", "u");
+    mb_node(&m, "PRelu", "prelu", "u,slope", "y");
+    mb_output(&m, "y", "float[1,2,8,8]");
+    byoc_graph *g = read_ok(&m);
+    int up = find_op(g, "nn.upsampling");
+    ck_assert_str_eq(attr_text(g, up, "scale_h"), "2.0");
+    ck_assert_str_eq(attr_text(g, up, "method"), "\"nearest_neighbor\"");
+    int prelu = find_op(g, "nn.prelu");
+    ck_assert_str_eq(attr_text(g, byoc_node_arg(g, prelu, 1), "newshape"), "[2]");
+    ck_assert_str_eq(output_type(g), "Tensor[(1, 2, 8, 8), float32]");
+    byoc_graph_destroy(g);
+}
+END_TEST
+
 START_TEST(read_from_file)
 {
     mb m;
@@ -1200,6 +1302,9 @@ static Suite *onnx_suite(void)
     tcase_add_test(core, declared_type_mismatch_is_a_note);
     tcase_add_test(core, dropout_identity_and_softmax);
     tcase_add_test(core, pools_concat_flatten);
+    tcase_add_test(core, shape_arithmetic_folds);
+    tcase_add_test(core, types_without_value_info);
+    tcase_add_test(core, upsample_and_prelu);
     tcase_add_test(core, read_from_file);
     suite_add_tcase(s, core);
     TCase *errors = tcase_create("Errors");
