@@ -24,6 +24,7 @@
 
 #include "ast.h"
 #include "die.h"
+#include "values.h"
 
 /* ---- small helpers ----------------------------------------------------------- */
 
@@ -72,35 +73,11 @@ static void suggest_hash(compilation *c, loc at, const char *name, const bx_hash
 
 /* ---- compile-time values --------------------------------------------------------- */
 
-static const char *vkind_word(int k)
-{
-    switch (k) {
-    case BYOC_V_NONE: return "None";
-    case BYOC_V_BOOL: return "bool";
-    case BYOC_V_INT: return "int";
-    case BYOC_V_FLOAT: return "float";
-    case BYOC_V_STRING: return "string";
-    case BYOC_V_DTYPE: return "dtype";
-    case BYOC_V_VERSION: return "version";
-    default: return "list";
-    }
-}
-
 /* The type of a value as the language writes it: "int[]", "string". */
 static const char *value_type_name(compilation *c, const byoc_value *v)
 {
-    if (v->kind != BYOC_V_LIST)
-        return vkind_word(v->kind);
-    if (v->u.list.n == 0)
-        return "[]";
-    /* The widest item type: [1, 2.5] is a float[]. */
-    const byoc_value *w = &v->u.list.items[0];
-    for (size_t i = 1; i < v->u.list.n; i++) {
-        const byoc_value *x = &v->u.list.items[i];
-        if (x->kind != w->kind && !(w->kind == BYOC_V_FLOAT && x->kind == BYOC_V_INT))
-            w = x;
-    }
-    return bx_arena_printf(A, "%s[]", value_type_name(c, w));
+    char buf[128];
+    return bx_arena_strdup(A, bx_value_type_name(v, buf, sizeof buf));
 }
 
 static const char *type_name(compilation *c, const byoc_type_desc *t)

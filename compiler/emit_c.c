@@ -21,49 +21,19 @@
 
 #include "ast.h"
 #include "die.h"
+#include "strbuf.h"
 
-/* ---- string builder --------------------------------------------------------- */
+/* ---- string builder ------------------------------------------------------ */
 
-typedef struct sb {
-    char *s;
-    size_t n, cap;
-} sb;
-
-static void sb_printf(sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sb *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (k < 0)
-        bx_die("bad format");
-    if (b->n + (size_t)k + 1 > b->cap) {
-        size_t cap = (b->n + (size_t)k + 1) * 2;
-        char *s = realloc(b->s, cap);
-        if (!s)
-            bx_die("out of memory");
-        b->s = s;
-        b->cap = cap;
-    }
-    va_start(ap, fmt);
-    vsnprintf(b->s + b->n, (size_t)k + 1, fmt, ap);
-    va_end(ap);
-    b->n += (size_t)k;
-}
+typedef bx_strbuf sb;
+#define sb_printf bx_sb_printf
+#define sb_free bx_sb_free
 
 static void sb_flush(sb *b, FILE *f)
 {
-    if (b->n)
-        fwrite(b->s, 1, b->n, f);
-    b->n = 0;
-}
-
-static void sb_free(sb *b)
-{
-    free(b->s);
-    b->s = NULL;
-    b->n = b->cap = 0;
+    if (b->len)
+        fwrite(b->s, 1, b->len, f);
+    b->len = 0;
 }
 
 typedef struct emitter {

@@ -23,11 +23,13 @@
 #include <string.h>
 
 #include <byoc/graph.h>
+#include <byoc/relay.h>
 
 #include "arena.h"
 #include "die.h"
 #include "errfmt.h"
 #include "graph_impl.h"
+#include "strbuf.h"
 
 #define UNK BYOC_DIM_UNKNOWN
 /* Longest attribute list a rule reads; more values than any valid use. */
@@ -38,80 +40,27 @@
 
 /* ---- messages ----------------------------------------------------------- */
 
-/* A growable string for messages whose length types decide. */
-typedef struct tbuf {
-    char *s;
-    size_t len, cap;
-} tbuf;
-
-static void tb_printf(tbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void tb_printf(tbuf *b, const char *fmt, ...)
+/* Types print as Relay writes them, with byoc_relay_format_type. */
+static void print_type(bx_strbuf *b, const byoc_graph *g, const byoc_tensor_type *t)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if (b->len + (size_t)n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 128;
-        while (cap < b->len + (size_t)n + 1)
-            cap *= 2;
-        char *s = realloc(b->s, cap);
-        if (!s)
-            bx_die("out of memory");
-        b->s = s;
-        b->cap = cap;
-    }
-    va_start(ap, fmt);
-    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
+    char buf[512];
+    byoc_relay_format_type(g, t, buf, sizeof buf);
+    bx_sb_printf(b, "%s", buf);
 }
 
-static void print_dim(tbuf *b, const byoc_graph *g, int64_t d)
-{
-    if (d >= 0) {
-        tb_printf(b, "%lld", (long long)d);
-        return;
-    }
-    const char *name = d <= -2 ? byoc_graph_symbol_name(g, (int)(-2 - d)) : NULL;
-    tb_printf(b, "%s", name ? name : "?");
-}
-
-/* Tensor[(1, 3, 224, 224), float32], spelt as relay_write.c writes types
- * (a 1-D shape as "(5,)"), with '?' for what is not known.  For messages
- * only: the library exports one printer, the Relay writer's. */
-static void print_type(tbuf *b, const byoc_graph *g, const byoc_tensor_type *t)
-{
-    if (t->rank < 0) {
-        tb_printf(b, "?");
-        return;
-    }
-    tb_printf(b, "Tensor[(");
-    for (int i = 0; i < t->rank; i++) {
-        if (i)
-            tb_printf(b, ", ");
-        print_dim(b, g, t->dims[i]);
-    }
-    tb_printf(b, "%s), %s]", t->rank == 1 ? "," : "",
-              t->dtype == BYOC_DT_VOID ? "?" : byoc_dtype_name(t->dtype));
-}
-
-static void print_node_type(tbuf *b, const byoc_graph *g, const bx_node *n)
+static void print_node_type(bx_strbuf *b, const byoc_graph *g, const bx_node *n)
 {
     if (n->nfields < 0) {
         print_type(b, g, &n->type);
         return;
     }
-    tb_printf(b, "(");
+    bx_sb_printf(b, "(");
     for (int i = 0; i < n->nfields; i++) {
         if (i)
-            tb_printf(b, ", ");
+            bx_sb_printf(b, ", ");
         print_type(b, g, &n->fields[i]);
     }
-    tb_printf(b, n->nfields == 1 ? ",)" : ")");
+    bx_sb_printf(b, n->nfields == 1 ? ",)" : ")");
 }
 
 /* ---- rule context ------------------------------------------------------- */
@@ -2496,7 +2445,7 @@ static bool store_inferred(byoc_graph *g, int id, rule_ctx *c, byoc_error *err)
             return true;
         }
     }
-    tbuf want = {0}, got = {0};
+    bx_strbuf want = {0}, got = {0};
     print_node_type(&want, g, n);
     if (c->nout < 0) {
         print_type(&got, g, &c->out);
@@ -2524,8 +2473,8 @@ static int infer_call(byoc_graph *g, int id, byoc_error *err)
     bx_node *n = &g->nodes[id];
     if (!n->op) {
         if (n->nfields < 0 && n->type.rank < 0) {
-            tbuf r = {0};
-            tb_printf(&r, "opaque op '%s'", n->opname);
+            bx_strbuf r = {0};
+            bx_sb_printf(&r, "opaque op '%s'", n->opname);
             set_untyped(g, n, r.s, true);
             free(r.s);
         }
@@ -2539,18 +2488,18 @@ static int infer_call(byoc_graph *g, int id, byoc_error *err)
         ok = fail(&c, "a size overflows 64 bits");
     if (ok)
         return store_inferred(g, id, &c, err) ? 0 : -1;
-    tbuf r = {0};
+    bx_strbuf r = {0};
     if (!fn) {
-        tb_printf(&r, "%s: no shape rule '%s'", n->opname,
+        bx_sb_printf(&r, "%s: no shape rule '%s'", n->opname,
                   n->op->shape_rule ? n->op->shape_rule : "");
     } else {
-        tb_printf(&r, "%s: cannot infer from %s", n->opname, n->nargs ? "inputs " : "no inputs");
+        bx_sb_printf(&r, "%s: cannot infer from %s", n->opname, n->nargs ? "inputs " : "no inputs");
         for (int i = 0; i < n->nargs; i++) {
             if (i)
-                tb_printf(&r, ", ");
+                bx_sb_printf(&r, ", ");
             print_node_type(&r, g, &g->nodes[n->args[i]]);
         }
-        tb_printf(&r, ": %s", c.why);
+        bx_sb_printf(&r, ": %s", c.why);
     }
     /* A type the source declared outlives a rule that cannot check it. */
     if (has_type(n)) {
@@ -2620,11 +2569,11 @@ int byoc_graph_infer_types(byoc_graph *g, byoc_error *err)
         case BYOC_N_INPUT:
         case BYOC_N_CONST:
             if (n->type.rank < 0) {
-                tbuf r = {0};
+                bx_strbuf r = {0};
                 if (n->kind == BYOC_N_INPUT)
-                    tb_printf(&r, "input '%s' has no type", n->name ? n->name : "");
+                    bx_sb_printf(&r, "input '%s' has no type", n->name ? n->name : "");
                 else
-                    tb_printf(&r, "constant %d has no type", i);
+                    bx_sb_printf(&r, "constant %d has no type", i);
                 set_untyped(g, n, r.s, true);
                 free(r.s);
             }

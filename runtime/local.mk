@@ -7,6 +7,7 @@ runtime_libbyocutil_la_SOURCES = \
 	runtime/errfmt.h \
 	runtime/error.c \
 	runtime/hash.c runtime/hash.h \
+	runtime/strbuf.c runtime/strbuf.h \
 	runtime/value.c \
 	runtime/values.h
 runtime_libbyocutil_la_LIBADD = -lm

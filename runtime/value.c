@@ -401,7 +401,14 @@ static void out_value_type(outbuf *o, const byoc_value *v)
     } else if (v->u.list.n == 0) {
         out_printf(o, "[]");
     } else {
-        out_value_type(o, &v->u.list.items[0]);
+        /* The widest item type: [1, 2.5] is a float[], [1, "a"] a string[]. */
+        const byoc_value *w = &v->u.list.items[0];
+        for (size_t i = 1; i < v->u.list.n; i++) {
+            const byoc_value *x = &v->u.list.items[i];
+            if (x->kind != w->kind && !(w->kind == BYOC_V_FLOAT && x->kind == BYOC_V_INT))
+                w = x;
+        }
+        out_value_type(o, w);
         out_printf(o, "[]");
     }
 }
