@@ -158,10 +158,10 @@ uint64_t bx_bits_hash(const uint64_t *w, size_t nwords)
 {
     while (nwords && w[nwords - 1] == 0)
         nwords--;
-    uint64_t h = 0x243f6a8885a308d3u;
+    uint64_t h = 0x243f6a8885a308d3u ^ nwords;
     for (size_t i = 0; i < nwords; i++) {
-        h ^= w[i] + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2);
-        h *= 0xff51afd7ed558ccdu;
+        h = (h ^ w[i]) * 0x9e3779b97f4a7c15u;
+        h ^= h >> 32;
     }
     h ^= h >> 30;
     h *= 0xbf58476d1ce4e5b9u;

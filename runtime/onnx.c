@@ -58,11 +58,11 @@ struct ox_value {
     int uses;                   /* node inputs and graph outputs naming it */
     bool is_input;
     bool is_const;              /* an initializer or a Constant's output */
-    byoc_tensor_type type;      /* is_const, tr_src: its type */
+    byoc_tensor_type type;      /* is_const: its type */
     const ox_tensor *data;      /* is_const: contents, or NULL */
     bool declared;              /* the model declares decl */
     byoc_tensor_type decl;
-    ox_value *alias;            /* stands for this value (Identity) */
+    ox_value *alias;            /* the value this one is (Identity's output) */
     ox_value *tr_src;           /* a pending transpose of tr_src */
     int tr_rank;
     int64_t tr_perm[BYOC_MAX_RANK];
@@ -437,8 +437,6 @@ void ox_define_transpose(ox_cx *cx, int i, ox_value *src, const int64_t *perm, i
     v->tr_src = src;
     v->tr_rank = rank;
     memcpy(v->tr_perm, perm, sizeof(int64_t) * (size_t)rank);
-    /* The source's type permuted, for users that ask before it is built. */
-    v->type = unknown_type;
 }
 
 /* ---- attributes ------------------------------------------------------------ */
@@ -753,9 +751,11 @@ static int build_node(ox_reader *r, const ox_node *n)
         return build_opaque(&cx, cx.why);
     for (int i = 0; i < n->noutputs; i++) {
         ox_value *v = out_value(&cx, i);
-        /* Outputs nobody reads may stay undefined (Dropout's mask). */
+        /* Outputs nobody reads may stay undefined (Dropout's mask); one
+         * that is read but that the op does not give is the model's
+         * mistake (an Identity with three outputs). */
         if (v && v->uses > 0 && v->node < 0 && !v->alias && !v->is_const && !v->tr_src)
-            bx_die("an ONNX converter left an output undefined");
+            return ox_fail(&cx, "%s gives no output %d ('%s')", n->op_type, i + 1, v->name);
     }
     return 0;
 }
@@ -1109,10 +1109,10 @@ static int decode_tensor(ox_reader *r, const Onnx__TensorProto *t, const char *w
     size_t esize = (size_t)elem_bytes((byoc_dtype)dt);
     if (t->has_raw_data) {
         if (numel > SIZE_MAX / esize || t->raw_data.len != numel * esize) {
-            reader_error(r, "%s: raw_data holds %zu bytes, but %llu elements of %s need %llu",
+            reader_error(r, "%s: raw_data holds %zu bytes, but %llu element%s of %s need%s %llu",
                          what, t->raw_data.len, (unsigned long long)numel,
-                         byoc_dtype_name((byoc_dtype)dt),
-                         (unsigned long long)(numel * esize));
+                         numel == 1 ? "" : "s", byoc_dtype_name((byoc_dtype)dt),
+                         numel == 1 ? "s" : "", (unsigned long long)(numel * esize));
             return -1;
         }
     } else if (typed_n == 0) {
@@ -1194,6 +1194,12 @@ static void decode_value_info(ox_reader *r, const Onnx__ValueInfoProto *vi, ox_d
     }
 }
 
+/* A protobuf bytes field as a string; an empty one has no data pointer. */
+static const char *bytes_str(ox_reader *r, const ProtobufCBinaryData *b)
+{
+    return b->data ? bx_arena_strndup(&r->arena, (const char *)b->data, b->len) : "";
+}
+
 /* Old models (IR < 3 writers) leave AttributeProto.type unset; the field
  * that is present says it, as in TVM's _parse_attr. */
 static int attr_type_of(const Onnx__AttributeProto *a)
@@ -1223,7 +1229,7 @@ static int decode_attr(ox_reader *r, const ox_node *n, const Onnx__AttributeProt
     case OX_AT_FLOAT: x->f = a->f; break;
     case OX_AT_INT: x->i = a->i; break;
     case OX_AT_STRING:
-        x->s = bx_arena_strndup(&r->arena, (const char *)a->s.data, a->s.len);
+        x->s = bytes_str(r, &a->s);
         break;
     case OX_AT_FLOATS: {
         double *f = BX_NEWN(&r->arena, double, a->n_floats + 1);
@@ -1242,8 +1248,7 @@ static int decode_attr(ox_reader *r, const ox_node *n, const Onnx__AttributeProt
     case OX_AT_STRINGS: {
         const char **s = BX_NEWN(&r->arena, const char *, a->n_strings + 1);
         for (size_t k = 0; k < a->n_strings; k++)
-            s[k] = bx_arena_strndup(&r->arena, (const char *)a->strings[k].data,
-                                    a->strings[k].len);
+            s[k] = bytes_str(r, &a->strings[k]);
         x->strings = s;
         x->n = a->n_strings;
         break;

@@ -5,10 +5,15 @@
  * (python/tvm/relay/frontend/onnx.py, Relay's last release), so a model
  * imported here gives the graph TVM would partition, and the Collage
  * models' ONNX copies give the op histograms of their Relay twins.  Where
- * this file departs from TVM it is to leave out what TVM's own cleanup
- * passes remove again, and each place says so: identity reshapes after a
+ * this file departs from TVM, each place says so.  Mostly it leaves out
+ * what TVM's own cleanup passes remove again: identity reshapes after a
  * 3-D batch_matmul, transposes that cancel, Dropout and Identity, the
- * nn.pad TVM puts before a convolution or pooling with auto_pad SAME.
+ * nn.pad TVM puts before a convolution or pooling with auto_pad SAME, and
+ * integer shape arithmetic on constants, which is computed here (the
+ * folding section).  A few ops keep the fused Relay op that backends
+ * match where TVM spells them out: LayerNormalization (nn.layer_norm),
+ * PRelu (nn.prelu); and Gather does not repeat the index normalisation
+ * exporters already write.
  *
  * A converter reads attributes and the known contents of constant inputs
  * (shapes, axes, pads), which ONNX moved from attributes to inputs across
@@ -16,9 +21,7 @@
  * converter cannot express a node - a shape that is computed at run time,
  * an unknown rank - it says why through ox_unsupported and the node stays
  * an opaque call with that note; a malformed node is an error. */
-#include <limits.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "onnx.h"
@@ -84,7 +87,7 @@ static int64_t norm_axis(int64_t axis, int rank)
 /* Are dims[from, to) all known sizes? */
 static bool dims_known(const byoc_tensor_type *t, int from, int to)
 {
-    if (t->rank < 0 || to > t->rank)
+    if (t->rank < 0 || from < 0 || to > t->rank)
         return false;
     for (int k = from; k < to; k++)
         if (t->dims[k] < 0)
@@ -246,7 +249,8 @@ static int conv_leaky_relu(ox_cx *cx)
     return define(cx, 0, node);
 }
 
-/* PRelu with one slope per channel (shape [C], [C,1,1] or [1,C,1,1]) is
+/* PRelu with one slope per channel (for an NCHW input [C,1,1] or
+ * [1,C,1,1]; [C] only for [N,C], since ONNX broadcasts from the right) is
  * nn.prelu on axis 1, the op backends match.  TVM instead flattens the
  * input and broadcasts the slope to it (reshape, broadcast_to_like,
  * reshape, nn.prelu, reshape), which needs shapes at run time; other
@@ -255,7 +259,7 @@ static int conv_prelu(ox_cx *cx)
 {
     byoc_tensor_type st = ox_type(cx, ox_in(cx, 1)), xt = ox_type(cx, ox_in(cx, 0));
     int64_t c = -1;
-    bool per_channel = st.rank >= 1 && xt.rank >= 2 && xt.dims[1] >= 0;
+    bool per_channel = st.rank >= 1 && xt.rank >= 2 && st.rank <= xt.rank && xt.dims[1] >= 0;
     for (int k = 0; per_channel && k < st.rank; k++) {
         int64_t d = st.dims[k];
         /* The channel axis of the slope, right-aligned against the input. */
@@ -326,12 +330,17 @@ static int conv_clip(ox_cx *cx)
         else if (s != IN_ABSENT)
             TRY(hi_node = ox_arg(cx, 2));
     }
+    /* Before opset 11 TVM always clips; after, only by the bounds given,
+     * and a Clip with none is its input. */
+    bool clip = cx->opset < 11 || lo != -INFINITY || hi != INFINITY;
+    if (!clip && lo_node < 0 && hi_node < 0)
+        return pass_through(cx);
     int x = ox_arg(cx, 0);
     if (lo_node >= 0)
         x = call2(cx, "maximum", x, lo_node);
     if (hi_node >= 0)
         x = call2(cx, "minimum", x, hi_node);
-    if (lo_node < 0 || hi_node < 0) {
+    if (clip) {
         x = call1(cx, "clip", x);
         TRY(ox_set_float(cx, x, "a_min", lo));
         TRY(ox_set_float(cx, x, "a_max", hi));
@@ -664,42 +673,42 @@ static int conv_matmul(ox_cx *cx)
     } else {
         /* B transposed first: a transpose it already holds then cancels,
          * and transpose commutes with broadcasting and flattening. */
-        int64_t perm[BYOC_MAX_RANK];
+        int64_t perm[BYOC_MAX_RANK], Kb = bt.dims[rb - 2];
         for (int k = 0; k < rb; k++)
             perm[k] = k;
         perm[rb - 2] = rb - 1;
         perm[rb - 1] = rb - 2;
-        bool bcast_a = ra != r, bcast_b = rb != r;
+        bool bcast_a = ra != r, bcast_b = rb != r, batch_known = true;
         for (int k = 0; k < nb; k++) {
             bcast_a = bcast_a || abatch[k] != obatch[k];
             bcast_b = bcast_b || bbatch[k] != obatch[k];
+            batch_known = batch_known && obatch[k] >= 0;
         }
+        /* Everything is checked before anything is built: an unsupported
+         * node must leave no half-built ops behind. */
+        bool sizes_known = M >= 0 && K >= 0 && N >= 0 && Kb >= 0;
+        if ((bcast_a || bcast_b) && !(batch_known && sizes_known))
+            return ox_unsupported(cx, "broadcasting needs known shapes");
+        if (r != 3 && !sizes_known)
+            return ox_unsupported(cx, "flattening to 3-D needs the matrix sizes");
         int64_t full[BYOC_MAX_RANK];
         memcpy(full, obatch, sizeof(int64_t) * (size_t)nb);
         int a = ox_node_of(cx, A);
         if (bcast_a) {
             full[nb] = M;
             full[nb + 1] = K;
-            for (int k = 0; k < r; k++)
-                if (full[k] < 0)
-                    return ox_unsupported(cx, "broadcasting needs known shapes");
             a = call1(cx, "broadcast_to", a);
             TRY(ox_set_ints(cx, a, "shape", full, (size_t)r));
         }
         int b = ox_transpose(cx, B, perm, rb);
         if (bcast_b) {
             full[nb] = N;
-            full[nb + 1] = bt.dims[rb - 2];
-            for (int k = 0; k < r; k++)
-                if (full[k] < 0)
-                    return ox_unsupported(cx, "broadcasting needs known shapes");
+            full[nb + 1] = Kb;
             b = call1(cx, "broadcast_to", b);
             TRY(ox_set_ints(cx, b, "shape", full, (size_t)r));
         }
         if (r != 3) {
-            int64_t a3[3] = {-1, M, K}, b3[3] = {-1, N, bt.dims[rb - 2]};
-            if (M < 0 || K < 0 || N < 0 || b3[2] < 0)
-                return ox_unsupported(cx, "flattening to 3-D needs the matrix sizes");
+            int64_t a3[3] = {-1, M, K}, b3[3] = {-1, N, Kb};
             a = reshape(cx, a, a3, 3);
             b = reshape(cx, b, b3, 3);
         }
@@ -1633,6 +1642,9 @@ static int conv_scatter_elements(ox_cx *cx)
  * chain reaches the graph.  Float arithmetic is left alone: weights carry
  * no data, and the graph is about where the real work runs. */
 
+/* Folded tensors stay this small, like the contents the reader keeps. */
+enum { OX_FOLD_MAX = 4096 };
+
 static const ox_tensor *known_ints(ox_cx *cx, int i)
 {
     const ox_tensor *t = ox_data(cx, ox_in(cx, i));
@@ -1725,10 +1737,12 @@ static ox_tensor *fold_reshape(ox_cx *cx, const ox_tensor *x)
                                               : sh->i[k];
         if (dims[k] == -1 && infer < 0)
             infer = (int)k;
-        else if (dims[k] < 0)
+        else if (dims[k] < 0 || dims[k] > OX_FOLD_MAX)
             return NULL;
         else
             known *= dims[k];
+        if (known > OX_FOLD_MAX)
+            return NULL;
     }
     if (infer >= 0) {
         if (known == 0 || x->n % (size_t)known)
@@ -1749,7 +1763,7 @@ static ox_tensor *fold_concat(ox_cx *cx)
             return NULL;
         total += (int64_t)t->n;
     }
-    if (total > 4096 || cx->node->ninputs == 0)
+    if (total > OX_FOLD_MAX || cx->node->ninputs == 0)
         return NULL;
     ox_tensor *out = new_ints(cx, known_ints(cx, 0)->type.dtype, 1, &total, (size_t)total);
     size_t at = 0;
@@ -1819,12 +1833,14 @@ static ox_tensor *fold_slice(ox_cx *cx, const ox_tensor *x)
         start = start < 0 ? -1 : start > len - 1 ? len - 1 : start;
         end = end < -1 ? -1 : end > len - 1 ? len - 1 : end;
     }
-    int64_t vals[4096], n = 0;
-    for (int64_t i = start; step > 0 ? i < end : i > end; i += step)
-        if (n < 4096)
-            vals[n++] = x->i[i];
+    if (step == INT64_MIN)
+        return NULL;
+    /* Counted, not stepped, so that a huge step cannot overflow. */
+    int64_t n = step > 0 ? (end > start ? (end - start - 1) / step + 1 : 0)
+                         : (start > end ? (start - end - 1) / -step + 1 : 0);
     ox_tensor *out = new_ints(cx, x->type.dtype, 1, &n, (size_t)n);
-    memcpy((int64_t *)out->i, vals, sizeof(int64_t) * (size_t)n);
+    for (int64_t k = 0; k < n; k++)
+        ((int64_t *)out->i)[k] = x->i[start + k * step];
     return out;
 }
 

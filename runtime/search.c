@@ -1,61 +1,49 @@
 /* The placement search: the cheapest acyclic exact cover, by Dijkstra or A*
- * over partial placements.
+ * over partial placements (Collage's formulation, DESIGN.md section 4).
  *
- * Collage's formulation (DESIGN.md section 4).  Nodes are numbered
- * topologically.  A state is a partial placement; from it the next node is v,
- * the lowest unplaced one, and every candidate whose lowest node is v and
- * which misses the placed set P is a step, weighted by its cost plus the
- * transfers it settles.  Any candidate that contains v and misses P has v
- * as its lowest node (every lower node is placed), so bucketing candidates
- * by lowest node finds exactly the steps, and every cover is reached along
- * exactly one path: the one taking its partitions in order of lowest node.
+ * Nodes are numbered topologically.  From a partial placement with placed
+ * set P the next node is v, the lowest unplaced one; every candidate whose
+ * lowest node is v and which misses P is a step, weighted by its cost plus
+ * the transfers it settles.  A candidate holding v and missing P has v as
+ * its lowest node, so bucketing candidates by lowest node finds exactly the
+ * steps, and each cover is reached along one path.
  *
- * The one idea needed to read the rest is what a state must hold for two
- * partial placements to have the same future, which is what makes merging
- * them (hash-consing the state) exact:
+ * The one idea needed to read the rest is what a state must hold so that
+ * two partial placements with equal states have the same future, which is
+ * what makes merging them (hash-consing) exact:
  *
- * - P, the placed set.  All nodes below v are placed, so the key stores v and
- *   the words of P from v's word to P's last member: a short window.
+ * - P.  Every node below v is placed, so the key holds v and the words of P
+ *   from v's word on: a short window.
  *
- * - The chosen partitions that a path from an unplaced node can reach in the
- *   current graph with each chosen partition contracted to one vertex (the
- *   "quotient" graph).  Adding candidate C closes a cycle iff the quotient
- *   graph with C contracted too has a path out of C and back.  Such a path
- *   starts at a node of C, which is unplaced, so every partition on it is
- *   reachable from an unplaced node: partitions no unplaced node can reach
- *   can never again lie on a cycle, and once unreachable a partition stays
- *   so (contracting more unplaced nodes adds no path from what remains
- *   unplaced into it).  Keeping only "partitions with an unplaced predecessor"
- *   is not enough: with edges c2->x4, x0->x5, x1->c3, partitions X1 = {x0,x4}
- *   and X2 = {x1,x5} and then C = {c2,c3} form the cycle C->X1->X2->C although
- *   every predecessor of X2 is placed when C is added.  X2 is reachable
- *   through X1, so it is kept.  Partitions are named by their node set, so
- *   the same kernel on two devices gives one state, not two.
+ * - The chosen partitions reachable from an unplaced node in the quotient
+ *   graph (each chosen partition contracted to a vertex).  Adding C closes a
+ *   cycle iff that graph with C contracted has a path out of C and back; the
+ *   path starts in C, which is unplaced, so only partitions reachable from
+ *   unplaced nodes can be on it, and one that is not stays so.  "Partitions
+ *   with an unplaced predecessor" is not enough: with edges c2->x4, x0->x5,
+ *   x1->c3, X1 = {x0,x4}, X2 = {x1,x5} and C = {c2,c3} make C->X1->X2->C
+ *   though X2's predecessors are all placed when C comes; X2 is reachable
+ *   through X1, so it is kept.  Partitions are named by node set, so one
+ *   kernel on two devices does not split states.
  *
- * - The device of every placed node with an unplaced neighbour: each edge is
- *   charged when its second endpoint is placed, and the charge needs the
- *   first endpoint's device.  Left out when the links are all free.
+ * - The device of each placed node with an unplaced neighbour: an edge is
+ *   charged when its second end is placed, at the first end's device.
+ *   States differing only there are compared for dominance (see below).
  *
- * The cycle test needs only DAG reachability between small node sets (x
- * reaches y iff x is in up(y), the precomputed ancestor set of y, stored as
- * a lower-triangular bit matrix) and a search over the kept partitions: C
- * reaches partition X, X reaches Y, ..., some reached partition reaches C.
+ * Reachability between small node sets uses the ancestor sets up(y), a
+ * lower-triangular bit matrix built once.
  *
- * With A*, the bound for a state is the sum over unplaced nodes u of
- * m(u) = min over candidates containing u of cost / |candidate|.  It is
- * admissible because any completion pays, for each candidate D it takes,
- * cost(D) = sum over u in D of cost(D)/|D| >= sum over u in D of m(u), and
- * transfers are never negative; and it is consistent, since a step by C
- * lowers it by sum over u in C of m(u) <= cost(C).
+ * A*'s bound sums, over unplaced nodes u, m(u) = min over candidates D
+ * holding u of cost(D)/|D|.  Admissible: a completion pays cost(D) =
+ * sum over u in D of cost(D)/|D| >= sum of m(u), and transfers are >= 0.
+ * Consistent: a step by C lowers it by at most cost(C).
  *
- * Past the state budget the exact search gives up and a beam search starts
- * over: states are layered by the number of nodes placed (every step adds
- * at least one, so layers can be processed in order) and only the best
- * beam_width of each layer, by cost plus bound, are expanded.  Every state
- * reached is acyclic, and a singleton never closes a cycle (contracting one
- * node changes no graph), so when every node has a singleton candidate and
- * the links it needs exist, every layer has a successor and the beam ends
- * with a complete placement. */
+ * Past the state budget the exact search stops and a beam starts over,
+ * layered by the number of nodes placed (a step adds at least one) and
+ * expanding the best beam_width states of each layer.  A singleton never
+ * closes a cycle (contracting one node changes no graph), so when every
+ * node has a singleton candidate and every link exists, each expanded
+ * state has a successor and the beam ends with a complete placement. */
 #include "search.h"
 
 #include <math.h>
@@ -288,8 +276,9 @@ typedef struct bx_state {
     const uint64_t *key;    /* in search.keys: never moves */
     uint64_t hash;
     double g, h;            /* cost so far; lower bound on the rest */
-    uint32_t keylen, parent, via, placed, next_in_layer;
+    uint32_t keylen, parent, via, placed, next_in_layer, next_in_group;
     bool closed;
+    bool dominated;         /* another state of its group is at least as good */
 } bx_state;
 
 typedef struct search {
@@ -297,7 +286,10 @@ typedef struct search {
     bx_search_result *r;
     bool astar, transfers;
     uint32_t n;
-    bx_arena arena;             /* everything sized by the problem */
+    void **owned;               /* the tables below, freed with the search:
+                                   each its own block, so that sanitizers
+                                   and valgrind see every overrun */
+    size_t nowned, capowned;
     /* the DAG */
     uint32_t *soff, *poff;
     bx_adj *succ, *pred;
@@ -319,6 +311,9 @@ typedef struct search {
                                    touch the state itself */
     size_t nslots;
     bx_heap *heap;
+    uint64_t *gslots;           /* groups: as slots, pointing to the newest */
+    size_t ngslots, ngroups;
+    uint64_t *gkey;             /* scratch: a key with its devices masked */
     uint32_t *layer;            /* beam: first state of each layer */
     uint32_t goal;
     uint32_t deepest;           /* highest v of a state expanded */
@@ -328,9 +323,29 @@ typedef struct search {
     uint32_t *ucnt, *decst, *decr;  /* boundary: unplaced neighbours, and how
                                        many of them a step places */
     uint8_t *copen;                 /* a step's node keeps an unplaced one */
-    uint8_t *rel, *cr, *rc, *keep;
-    size_t relcap;
+    uint8_t *rel, *cr, *rc, *keep;  /* for kcap kept partitions (+ C) */
+    size_t kcap;
 } search;
+
+/* Zeroed memory that lives as long as the search. */
+static void *scratch(search *s, size_t size)
+{
+    s->owned = grow(s->owned, &s->capowned, s->nowned + 1, sizeof(void *));
+    return s->owned[s->nowned++] = xcalloc(size ? size : 1, 1);
+}
+#define NEWN(s, T, n) ((T *)scratch((s), sizeof(T) * (size_t)(n)))
+
+static void search_free(search *s)
+{
+    for (size_t i = 0; i < s->nowned; i++)
+        free(s->owned[i]);
+    free(s->owned);
+    bx_heap_destroy(s->heap);
+    bx_arena_free(&s->keys);
+    free(s->st);
+    free(s->slots);
+    free(s->gslots);
+}
 
 static bool upbit(const search *s, uint32_t b, uint32_t a)
 {
@@ -363,10 +378,10 @@ static void build_graph(search *s)
 {
     const bx_search_problem *p = s->p;
     uint32_t n = s->n;
-    s->soff = BX_NEWN(&s->arena, uint32_t, n + 1);
-    s->poff = BX_NEWN(&s->arena, uint32_t, n + 1);
-    s->succ = BX_NEWN(&s->arena, bx_adj, p->nedges);
-    s->pred = BX_NEWN(&s->arena, bx_adj, p->nedges);
+    s->soff = NEWN(s, uint32_t, n + 1);
+    s->poff = NEWN(s, uint32_t, n + 1);
+    s->succ = NEWN(s, bx_adj, p->nedges);
+    s->pred = NEWN(s, bx_adj, p->nedges);
     for (size_t e = 0; e < p->nedges; e++) {
         s->soff[p->edges[e].from + 1]++;
         s->poff[p->edges[e].to + 1]++;
@@ -386,10 +401,10 @@ static void build_graph(search *s)
 
     /* Ancestor sets in topological order: up(x) is the union of up(q) and
      * {q} over x's predecessors q, all of which come before x. */
-    s->upoff = BX_NEWN(&s->arena, size_t, n + 1);
+    s->upoff = NEWN(s, size_t, n + 1);
     for (uint32_t x = 0; x < n; x++)
         s->upoff[x + 1] = s->upoff[x] + (x >> 6) + 1;
-    s->up = BX_NEWN(&s->arena, uint64_t, s->upoff[n]);
+    s->up = NEWN(s, uint64_t, s->upoff[n]);
     for (uint32_t x = 0; x < n; x++) {
         uint64_t *row = s->up + s->upoff[x];
         for (uint32_t e = s->poff[x]; e < s->poff[x + 1]; e++) {
@@ -421,11 +436,13 @@ static bool convex(const search *s, const bx_cand *c, uint64_t *anc, uint64_t *m
     bool ok = true;
     for (uint32_t w = wlo; w <= whi && ok; w++) {
         uint64_t bits = anc[w] & ~mem[w];
+        if (w == wlo)
+            bits &= ~(uint64_t)0 << (lo & 63);   /* x > lo (lo is in mem) */
+        if (w == whi)
+            bits &= BIT(hi) - 1;                 /* x < hi */
         while (bits && ok) {
             uint32_t x = w * 64 + (uint32_t)__builtin_ctzll(bits);
             bits &= bits - 1;
-            if (x <= lo || x >= hi)
-                continue;
             const uint64_t *row = s->up + s->upoff[x];
             for (uint32_t u = wlo; u <= x >> 6; u++)
                 if (row[u] & mem[u]) {
@@ -458,10 +475,10 @@ static bool prepare_candidates(search *s)
     size_t nw = BX_BITSET_WORDS(n);
     uint64_t *anc = xcalloc(nw, sizeof(uint64_t)), *mem = xcalloc(nw, sizeof(uint64_t));
     uint8_t *usable = xcalloc(p->ncands, 1);
-    s->m = BX_NEWN(&s->arena, double, n);
+    s->m = NEWN(s, double, n);
     for (uint32_t x = 0; x < n; x++)
         s->m[x] = INFINITY;
-    s->boff = BX_NEWN(&s->arena, uint32_t, n + 1);
+    s->boff = NEWN(s, uint32_t, n + 1);
     for (size_t i = 0; i < p->ncands; i++) {
         const bx_cand *c = &p->cands[i];
         if (isinf(c->cost)) {
@@ -496,14 +513,14 @@ static bool prepare_candidates(search *s)
         }
         s->boff[x + 1] += s->boff[x];
     }
-    s->suffix = BX_NEWN(&s->arena, double, n + 1);
+    s->suffix = NEWN(s, double, n + 1);
     for (uint32_t x = n; x-- > 0;)
         s->suffix[x] = s->suffix[x + 1] + s->m[x];
 
     /* Buckets, and shape numbers through a small open-addressing table. */
-    s->bucket = BX_NEWN(&s->arena, uint32_t, s->boff[n]);
-    s->shape = BX_NEWN(&s->arena, uint32_t, p->ncands);
-    s->shapes = BX_NEWN(&s->arena, const bx_cand *, s->boff[n]);
+    s->bucket = NEWN(s, uint32_t, s->boff[n]);
+    s->shape = NEWN(s, uint32_t, p->ncands);
+    s->shapes = NEWN(s, const bx_cand *, s->boff[n]);
     uint32_t *fill = xcalloc(n, sizeof(uint32_t));
     size_t tcap = 16;
     while (tcap < 2 * (size_t)s->boff[n])
@@ -546,16 +563,16 @@ static void prepare(search *s)
     size_t nw = BX_BITSET_WORDS(s->n);
     /* A key holds at most: 4 counts, a window of nw + 1 words, one shape per
      * placed partition and one word per placed node. */
-    s->key = BX_NEWN(&s->arena, uint64_t, 4 + nw + 1 + 2 * (size_t)s->n);
-    s->tw = BX_NEWN(&s->arena, uint64_t, nw + 1);
-    s->devof = BX_NEWN(&s->arena, uint32_t, s->n);
-    s->mark = BX_NEWN(&s->arena, uint32_t, s->n);
-    s->ucnt = BX_NEWN(&s->arena, uint32_t, s->n);
-    s->decst = BX_NEWN(&s->arena, uint32_t, s->n);
-    s->decr = BX_NEWN(&s->arena, uint32_t, s->n);
-    s->copen = BX_NEWN(&s->arena, uint8_t, s->n);
+    s->key = NEWN(s, uint64_t, 4 + nw + 1 + 2 * (size_t)s->n);
+    s->gkey = NEWN(s, uint64_t, 4 + nw + 1 + 2 * (size_t)s->n);
+    s->tw = NEWN(s, uint64_t, nw + 1);
+    s->devof = NEWN(s, uint32_t, s->n);
+    s->mark = NEWN(s, uint32_t, s->n);
+    s->ucnt = NEWN(s, uint32_t, s->n);
+    s->decst = NEWN(s, uint32_t, s->n);
+    s->decr = NEWN(s, uint32_t, s->n);
+    s->copen = NEWN(s, uint8_t, s->n);
     s->heap = bx_heap_create();
-    bx_arena_init(&s->keys);
     s->goal = NONE;
 }
 
@@ -568,6 +585,9 @@ static void reset_states(search *s)
     s->nst = 0;
     if (s->slots)
         memset(s->slots, 0, s->nslots * sizeof(uint64_t));
+    if (s->gslots)
+        memset(s->gslots, 0, s->ngslots * sizeof(uint64_t));
+    s->ngroups = 0;
     bx_heap_clear(s->heap);
     s->goal = NONE;
 }
@@ -611,11 +631,170 @@ static uint32_t intern(search *s, uint32_t len, bool *fresh)
     s->st[idx] = (bx_state){
         .key = bx_arena_memdup(&s->keys, s->key, len * sizeof(uint64_t)),
         .hash = h, .keylen = len, .parent = NONE, .via = NONE, .next_in_layer = NONE,
+        .next_in_group = NONE,
     };
     s->slots[j] = (h & 0xffffffff00000000u) | ((uint64_t)idx + 1);
     *fresh = true;
     s->r->generated++;
     return idx;
+}
+
+static bool in_window(const uint64_t *w, uint32_t nw, uint32_t base, uint32_t y)
+{
+    uint32_t wi = (y >> 6) - base;
+    return y >> 6 >= base && wi < nw && (w[wi] & BIT(y));
+}
+
+/* Is y placed, in a state whose lowest unplaced node is v? */
+static bool placed_in(const uint64_t *w, uint32_t nw, uint32_t v, uint32_t y)
+{
+    return y < v || in_window(w, nw, v >> 6, y);
+}
+
+/* ---- Dominance between device assignments ------------------------------
+ *
+ * States that differ only in the devices of their boundary nodes (a
+ * "group": same placed set, same kept partitions) have the same valid
+ * completions, and a completion's cost differs between them only in the
+ * transfers on edges from those boundary nodes whose devices differ.  So A
+ * makes B redundant when g(A) plus the most those edges can cost A beyond
+ * what they cost B, whatever devices the completion picks, is at most g(B):
+ * then every completion of B costs at least as much from A.  Such a B is
+ * not expanded.  This prunes nothing a cheaper placement needs and keeps
+ * the search exact; it only cuts the factor the devices add to the state
+ * count. */
+
+enum { GROUP_SCAN = 32 };   /* members compared with a new state, newest first */
+
+static uint32_t boundary_start(const uint64_t *key)
+{
+    uint32_t nw = (uint32_t)key[1];
+    return 4 + nw + (uint32_t)key[2 + nw];
+}
+
+/* The largest xfer(a -> x) - xfer(b -> x) over the devices x a completion
+ * may give the other end (out), or xfer(x -> a) - xfer(x -> b) (in); +inf
+ * when some x is reachable from b but not from a. */
+static double worst_gap(const bx_search_problem *p, uint32_t a, uint32_t b, double bytes, bool in)
+{
+    double worst = -INFINITY;
+    for (uint32_t x = 0; x < p->ndev; x++) {
+        double ta = in ? xfer(p, x, a, bytes) : xfer(p, a, x, bytes);
+        double tb = in ? xfer(p, x, b, bytes) : xfer(p, b, x, bytes);
+        if (isinf(tb))
+            continue;       /* no completion of B puts the other end there */
+        if (isinf(ta))
+            return INFINITY;
+        if (ta - tb > worst)
+            worst = ta - tb;
+    }
+    return worst > 0 ? worst : 0;
+}
+
+/* Does state a (cost ga) make state b (cost gb) of the same group
+ * redundant? */
+static bool dominates(const search *s, const uint64_t *ka, double ga,
+                      const uint64_t *kb, double gb, uint32_t len)
+{
+    double slack = gb - ga;
+    if (slack < 0)
+        return false;
+    uint32_t v = (uint32_t)ka[0], nw = (uint32_t)ka[1];
+    const uint64_t *pw = ka + 2;
+    for (uint32_t j = boundary_start(ka); j < len; j++) {
+        uint32_t da = (uint32_t)ka[j], db = (uint32_t)kb[j], y = (uint32_t)(ka[j] >> 32);
+        if (da == db)
+            continue;
+        for (uint32_t e = s->soff[y]; e < s->soff[y + 1]; e++)
+            if (!placed_in(pw, nw, v, s->succ[e].node)) {
+                slack -= worst_gap(s->p, da, db, s->succ[e].bytes, false);
+                if (slack < 0)
+                    return false;
+            }
+        for (uint32_t e = s->poff[y]; e < s->poff[y + 1]; e++)
+            if (!placed_in(pw, nw, v, s->pred[e].node)) {
+                slack -= worst_gap(s->p, da, db, s->pred[e].bytes, true);
+                if (slack < 0)
+                    return false;
+            }
+    }
+    return true;
+}
+
+static void grow_groups(search *s)
+{
+    size_t cap = s->ngslots ? s->ngslots * 2 : 1024;
+    uint64_t *slots = xcalloc(cap, sizeof(uint64_t));
+    /* Slots keep only the top half of a hash, so rehash from the states:
+     * each group's newest member is the one a slot points to. */
+    for (size_t j = 0; j < s->ngslots; j++) {
+        uint64_t e = s->gslots[j];
+        if (!e)
+            continue;
+        uint32_t head = (uint32_t)e - 1;
+        const bx_state *t = &s->st[head];
+        uint32_t len = t->keylen, bs = boundary_start(t->key);
+        for (uint32_t w = 0; w < len; w++)
+            s->gkey[w] = w < bs ? t->key[w] : t->key[w] & ~(uint64_t)0xffffffff;
+        uint64_t h = bx_bits_hash(s->gkey, len);
+        size_t i = h & (cap - 1);
+        while (slots[i])
+            i = (i + 1) & (cap - 1);
+        slots[i] = e;
+    }
+    free(s->gslots);
+    s->gslots = slots;
+    s->ngslots = cap;
+}
+
+/* File state i (whose key is s->key) in its group if new; then say whether
+ * a member makes it redundant, marking members it makes redundant. */
+static bool redundant(search *s, uint32_t i, bool fresh)
+{
+    uint32_t len = s->st[i].keylen, bs = boundary_start(s->key);
+    if (bs >= len)
+        return false;       /* no boundary: the group has one member */
+    if ((s->ngroups + 1) * 2 > s->ngslots)
+        grow_groups(s);
+    for (uint32_t w = 0; w < len; w++)
+        s->gkey[w] = w < bs ? s->key[w] : s->key[w] & ~(uint64_t)0xffffffff;
+    uint64_t h = bx_bits_hash(s->gkey, len);
+    size_t mask = s->ngslots - 1, j = h & mask;
+    uint32_t head = NONE;
+    for (; s->gslots[j]; j = (j + 1) & mask) {
+        uint32_t m = (uint32_t)s->gslots[j] - 1;
+        const bx_state *t = &s->st[m];
+        if ((s->gslots[j] ^ h) >> 32 || t->keylen != len ||
+            memcmp(t->key, s->key, bs * sizeof(uint64_t)))
+            continue;
+        bool same = true;
+        for (uint32_t w = bs; w < len && same; w++)
+            same = (t->key[w] ^ s->key[w]) >> 32 == 0;
+        if (same) {
+            head = m;
+            break;
+        }
+    }
+    if (fresh) {
+        s->st[i].next_in_group = head;
+        if (head == NONE)
+            s->ngroups++;
+        s->gslots[j] = (h & 0xffffffff00000000u) | ((uint64_t)i + 1);
+    }
+    const uint64_t *kb = s->st[i].key;
+    double gb = s->st[i].g;
+    int scanned = 0;
+    for (uint32_t m = head; m != NONE && scanned < GROUP_SCAN; m = s->st[m].next_in_group) {
+        bx_state *a = &s->st[m];
+        if (m == i || a->dominated)
+            continue;
+        scanned++;
+        if (dominates(s, a->key, a->g, kb, gb, len))
+            return true;
+        if (dominates(s, kb, gb, a->key, a->g, len))
+            a->dominated = true;
+    }
+    return false;
 }
 
 static double priority(const search *s, const bx_state *t)
@@ -648,6 +827,9 @@ static void relax(search *s, uint32_t len, double g, double h, uint32_t parent,
             s->layer[placed] = i;
         }
     }
+    t->dominated = s->transfers && redundant(s, i, fresh);
+    if (t->dominated)
+        return;
     if (!beam) {
         /* With a consistent bound a closed state never improves; reopening
          * one costs nothing when it does not happen and keeps the result
@@ -658,18 +840,6 @@ static void relax(search *s, uint32_t len, double g, double h, uint32_t parent,
 }
 
 /* ---- Expanding a state ------------------------------------------------ */
-
-static bool in_window(const uint64_t *w, uint32_t nw, uint32_t base, uint32_t y)
-{
-    uint32_t wi = (y >> 6) - base;
-    return y >> 6 >= base && wi < nw && (w[wi] & BIT(y));
-}
-
-/* Is y placed, in a state whose lowest unplaced node is v? */
-static bool placed_in(const uint64_t *w, uint32_t nw, uint32_t v, uint32_t y)
-{
-    return y < v || in_window(w, nw, v >> 6, y);
-}
 
 /* The successors of state si: one per usable candidate at its lowest
  * unplaced node that misses the placed set, closes no cycle and needs no
@@ -704,14 +874,14 @@ static void expand(search *s, uint32_t si, bool beam)
         s->deepest = v;
 
     /* Reachability among the kept partitions, the same for every step. */
-    if ((size_t)(k + 1) * (k + 1) > s->relcap) {
-        size_t cap = (size_t)(k + 1) * (k + 1) * 2;
-        s->rel = BX_NEWN(&s->arena, uint8_t, cap);
-        s->cr = BX_NEWN(&s->arena, uint8_t, k + 1);
-        s->rc = BX_NEWN(&s->arena, uint8_t, k + 1);
-        s->keep = BX_NEWN(&s->arena, uint8_t, k + 1);
-        s->queue = BX_NEWN(&s->arena, uint32_t, k + 1);
-        s->relcap = cap;
+    if (k + 1 > s->kcap) {     /* rare: the arena keeps the old arrays */
+        size_t cap = 2 * ((size_t)k + 1);
+        s->rel = NEWN(s, uint8_t, cap * cap);
+        s->cr = NEWN(s, uint8_t, cap);
+        s->rc = NEWN(s, uint8_t, cap);
+        s->keep = NEWN(s, uint8_t, cap);
+        s->queue = NEWN(s, uint32_t, cap);
+        s->kcap = cap;
     }
     for (uint32_t j = 0; j < k; j++)
         for (uint32_t i = 0; i < k; i++) {
@@ -949,7 +1119,7 @@ static bool exact(search *s, size_t max_states)
     uint32_t si;
     while (bx_heap_pop(s->heap, &f, &si)) {
         bx_state *t = &s->st[si];
-        if (t->closed || f != priority(s, t))
+        if (t->closed || t->dominated || f != priority(s, t))
             continue;
         if (t->key[0] == s->n) {
             s->goal = si;
@@ -981,7 +1151,7 @@ static int cmp_ranked(const void *a, const void *b)
 static void beam(search *s, size_t width)
 {
     reset_states(s);
-    s->layer = BX_NEWN(&s->arena, uint32_t, s->n + 1);
+    s->layer = NEWN(s, uint32_t, s->n + 1);
     for (uint32_t l = 0; l <= s->n; l++)
         s->layer[l] = NONE;
     push_root(s, true);
@@ -990,6 +1160,8 @@ static void beam(search *s, size_t width)
     for (uint32_t l = 0; l < s->n; l++) {
         size_t cnt = 0;
         for (uint32_t i = s->layer[l]; i != NONE; i = s->st[i].next_in_layer) {
+            if (s->st[i].dominated)
+                continue;
             rk = grow(rk, &cap, cnt + 1, sizeof(*rk));
             rk[cnt++] = (ranked){ s->st[i].g + s->st[i].h, i };
         }
@@ -1053,10 +1225,10 @@ bx_search_result *bx_search_run(const bx_search_problem *p, const bx_search_opti
         return r;
     }
     search s = { .p = p, .r = r, .astar = opt->astar, .n = p->n };
-    bx_arena_init(&s.arena);
+    bx_arena_init(&s.keys);
     build_graph(&s);
     if (!prepare_candidates(&s)) {
-        bx_arena_free(&s.arena);
+        search_free(&s);
         return r;
     }
     prepare(&s);
@@ -1103,11 +1275,7 @@ bx_search_result *bx_search_run(const bx_search_problem *p, const bx_search_opti
         r->nchosen = nchosen;
         r->cost = placement_cost(&s, chosen, nchosen, &r->transfer_cost);
     }
-    bx_heap_destroy(s.heap);
-    bx_arena_free(&s.keys);
-    bx_arena_free(&s.arena);
-    free(s.st);
-    free(s.slots);
+    search_free(&s);
     return r;
 }
 
