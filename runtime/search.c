@@ -664,7 +664,7 @@ static bool placed_in(const uint64_t *w, uint32_t nw, uint32_t v, uint32_t y)
  * the search exact; it only cuts the factor the devices add to the state
  * count. */
 
-enum { GROUP_SCAN = 32 };   /* members compared with a new state, newest first */
+enum { GROUP_SCAN = 32 };   /* members looked at per new state, newest first */
 
 static uint32_t boundary_start(const uint64_t *key)
 {
@@ -786,9 +786,9 @@ static bool redundant(search *s, uint32_t i, bool fresh)
     int scanned = 0;
     for (uint32_t m = head; m != NONE && scanned < GROUP_SCAN; m = s->st[m].next_in_group) {
         bx_state *a = &s->st[m];
+        scanned++;
         if (m == i || a->dominated)
             continue;
-        scanned++;
         if (dominates(s, a->key, a->g, kb, gb, len))
             return true;
         if (dominates(s, kb, gb, a->key, a->g, len))

@@ -131,7 +131,3 @@ check_PROGRAMS += tests/models/relay_models
 TESTS += tests/models/relay_models
 tests_models_relay_models_SOURCES = tests/models/relay_models.c
 tests_models_relay_models_LDADD = runtime/libbyoc.la
-check_PROGRAMS += tests/models/onnx_vs_relay
-TESTS += tests/models/onnx_vs_relay
-tests_models_onnx_vs_relay_SOURCES = tests/models/onnx_vs_relay.c
-tests_models_onnx_vs_relay_LDADD = runtime/libbyoc.la

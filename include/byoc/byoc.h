@@ -9,6 +9,7 @@
 #include <byoc/graph.h>
 #include <byoc/pred.h>
 #include <byoc/relay.h>
+#include <byoc/onnx.h>
 
 #ifdef __cplusplus
 extern "C" {
