@@ -1080,31 +1080,29 @@ static int conv_transpose(ox_cx *cx)
 /* Gather: take along `axis`.  TVM also normalises negative indices with
  * less/add/where when they are not constants; ONNX exports that need it
  * (GPT-2's) spell that out themselves, so it is not repeated here. */
-static int conv_gather(ox_cx *cx)
+/* A two-input op whose one integer attribute keeps its value and default
+ * under another name: Gather -> take, GatherElements -> gather, GatherND ->
+ * gather_nd. */
+static int call2_int_attr(ox_cx *cx, const char *op, const char *onnx_attr,
+                          const char *relay_attr)
 {
-    int64_t axis;
-    TRY(ox_attr_int(cx, "axis", 0, &axis));
-    int node = call2(cx, "take", ox_arg(cx, 0), ox_arg(cx, 1));
-    TRY(ox_set_int(cx, node, "axis", axis));
+    int64_t v;
+    TRY(ox_attr_int(cx, onnx_attr, 0, &v));
+    int node = call2(cx, op, ox_arg(cx, 0), ox_arg(cx, 1));
+    TRY(ox_set_int(cx, node, relay_attr, v));
     return define(cx, 0, node);
 }
 
+static int conv_gather(ox_cx *cx) { return call2_int_attr(cx, "take", "axis", "axis"); }
+
 static int conv_gather_elements(ox_cx *cx)
 {
-    int64_t axis;
-    TRY(ox_attr_int(cx, "axis", 0, &axis));
-    int node = call2(cx, "gather", ox_arg(cx, 0), ox_arg(cx, 1));
-    TRY(ox_set_int(cx, node, "axis", axis));
-    return define(cx, 0, node);
+    return call2_int_attr(cx, "gather", "axis", "axis");
 }
 
 static int conv_gather_nd(ox_cx *cx)
 {
-    int64_t bd;
-    TRY(ox_attr_int(cx, "batch_dims", 0, &bd));
-    int node = call2(cx, "gather_nd", ox_arg(cx, 0), ox_arg(cx, 1));
-    TRY(ox_set_int(cx, node, "batch_dims", bd));
-    return define(cx, 0, node);
+    return call2_int_attr(cx, "gather_nd", "batch_dims", "batch_dims");
 }
 
 /* Shape: shape_of in int64; opset 15's start and end slice it. */
