@@ -4,6 +4,7 @@ byocinclude_HEADERS = \
 	include/byoc/dtypes.def \
 	include/byoc/error.h \
 	include/byoc/graph.h \
+	include/byoc/partition.h \
 	include/byoc/pred.h \
 	include/byoc/registry.h \
 	include/byoc/relay.h \

@@ -1,5 +1,5 @@
 # The analytic cost model.
-runtime_libbyoc_la_SOURCES += runtime/cost.c runtime/cost.h
+runtime_libbyocpart_la_SOURCES += runtime/cost.c runtime/cost.h
 
 # Like the other internal modules' tests, this one compiles its module in.
 check_PROGRAMS += tests/unit/test_cost

@@ -12,6 +12,15 @@ runtime_libbyocutil_la_SOURCES = \
 	runtime/values.h
 runtime_libbyocutil_la_LIBADD = -lm
 
+# The partitioner's modules (matcher, candidates, costs, search, output,
+# explain) form a convenience library inside libbyoc, so their tests can
+# link the internal bx_ functions that libbyoc itself does not export.
+noinst_LTLIBRARIES += runtime/libbyocpart.la
+runtime_libbyocpart_la_SOURCES =
+# Tests of those modules link this, then libbyoc and libbyocutil.
+PART_TESTS_LIBS = runtime/libbyocpart.la runtime/libbyoc.la runtime/libbyocutil.la \
+	$(CHECK_LIBS) -lm
+
 # libbyoc: exports byoc_* and nothing else.
 lib_LTLIBRARIES += runtime/libbyoc.la
 runtime_libbyoc_la_SOURCES = \
@@ -19,7 +28,7 @@ runtime_libbyoc_la_SOURCES = \
 	runtime/pred.c \
 	runtime/registry.c \
 	runtime/version.c
-runtime_libbyoc_la_LIBADD = runtime/libbyocutil.la -lm
+runtime_libbyoc_la_LIBADD = runtime/libbyocpart.la runtime/libbyocutil.la -lm
 nodist_runtime_libbyoc_la_SOURCES =
 runtime_libbyoc_la_LDFLAGS = -version-info 0:0:0 -export-symbols-regex '^byoc_'
 

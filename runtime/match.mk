@@ -1,5 +1,5 @@
 # The matcher: every match of every compiled pattern at a graph node.
-runtime_libbyoc_la_SOURCES += runtime/match.c runtime/match.h
+runtime_libbyocpart_la_SOURCES += runtime/match.c runtime/match.h
 
 # Its test compiles patterns with byocc (tests/match/match_spec.byoc) and,
 # like the other tests of internal modules, compiles match.c into itself.

@@ -1,6 +1,6 @@
 # The exact placement search (DESIGN.md section 4) and the containers it
 # is built from: fixed-size bitsets and a binary heap with stable ties.
-runtime_libbyoc_la_SOURCES += \
+runtime_libbyocpart_la_SOURCES += \
 	runtime/bitset.c runtime/bitset.h \
 	runtime/heap.c runtime/heap.h \
 	runtime/search.c runtime/search.h

@@ -10,6 +10,7 @@
 #include <byoc/pred.h>
 #include <byoc/relay.h>
 #include <byoc/onnx.h>
+#include <byoc/partition.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,0 +1,201 @@
+/* The partitioner: where each operator of a graph runs.
+ *
+ * byoc_partition_graph takes a typed graph and a set of targets of the graph's
+ * registry, finds every kernel each target could run (its candidates: the
+ * matches of its patterns, its `supports` rules combined by its fusion
+ * style, TVM's fusion rules for `supports *` targets), prices each with a
+ * cost estimator, and searches for the placement of every operator call
+ * with the lowest total estimated latency, transfers between devices
+ * included.  The search is exact over the candidates it is given: the
+ * result is the cheapest placement that can be built from them, and it is
+ * valid by construction (every call placed once, every partition convex,
+ * the partitions in an order that can run).
+ *
+ * Inputs, constants, tuples and projections are not placed: they cost
+ * nothing and travel with their consumers; a kernel that matched a tuple
+ * or a projection in one of its patterns lists it among its nodes.
+ *
+ * Ownership: a result owns everything it points to except the graph and
+ * the registry, which must outlive it. */
+#ifndef BYOC_PARTITION_H
+#define BYOC_PARTITION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <byoc/error.h>
+#include <byoc/graph.h>
+#include <byoc/registry.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- kernels and their costs ----------------------------------------- */
+
+/* A kernel: what one target would run as one function. */
+typedef struct byoc_kernel {
+    const byoc_graph *graph;
+    const byoc_target_decl *target;
+    const byoc_device_decl *device;
+    int nnodes;
+    const int *nodes;          /* graph nodes, ascending */
+    const char *pattern;       /* the composite when one pattern makes the
+                                  whole kernel, else NULL */
+    double efficiency;         /* the pattern's, else the target's */
+    const char *signature;     /* canonical: ops, attributes, types and
+                                  structure, not node numbers; equal kernels
+                                  on one target have equal signatures */
+} byoc_kernel;
+
+/* Where a kernel's cost came from. */
+typedef enum byoc_cost_source {
+    BYOC_COST_ANALYTIC,        /* the roofline model of DESIGN.md */
+    BYOC_COST_TABLE,           /* a measured-cost table */
+    BYOC_COST_CALLBACK,        /* the user's function */
+    BYOC_COST_UNKNOWN          /* no estimate: a type or FLOP count was not
+                                  known; charged the device's launch time */
+} byoc_cost_source;
+const char *byoc_cost_source_name(byoc_cost_source s);
+
+/* A user estimator: seconds for k, or +INFINITY when the target cannot run
+ * it, or a negative number or NaN when it does not know (the next
+ * estimator then answers: the table, then the analytic model). */
+typedef double (*byoc_cost_fn)(const byoc_kernel *k, void *ctx);
+
+/* A measured-cost table: CSV lines "target,signature,seconds" (a header
+ * line starting with "target," and lines starting with '#' are skipped;
+ * a signature containing commas or quotes is written in double quotes,
+ * with "" for a quote).  Seconds may be "inf" for a kernel that cannot
+ * run.  Errors name file:line:col. */
+typedef struct byoc_cost_table byoc_cost_table;
+byoc_cost_table *byoc_cost_table_read(const char *path, byoc_error *err);
+byoc_cost_table *byoc_cost_table_read_string(const char *text, size_t len,
+                                             const char *name, byoc_error *err);
+void byoc_cost_table_destroy(byoc_cost_table *t);
+size_t byoc_cost_table_size(const byoc_cost_table *t);
+
+/* ---- options ------------------------------------------------------------ */
+
+typedef enum byoc_strategy {
+    BYOC_SEARCH_OPTIMAL,       /* the exact search (default) */
+    BYOC_SEARCH_GREEDY,        /* targets in priority order take maximal
+                                  regions of what is left (ONNX Runtime) */
+    BYOC_SEARCH_SINGLE         /* one backend plus the native targets */
+} byoc_strategy;
+
+typedef struct byoc_partition_options {
+    /* The targets, by name, highest priority first (greedy's order);
+     * ntargets == 0: every target of the registry on the device of the
+     * first target that supports every op. */
+    const char *const *targets;
+    int ntargets;
+    byoc_strategy strategy;
+    const char *single;        /* SINGLE: the backend */
+    const byoc_cost_table *table;   /* NULL: none */
+    byoc_cost_fn cost_fn;      /* NULL: none */
+    void *cost_ctx;
+    size_t max_states;         /* 0: 2,000,000; past it the search becomes
+                                  a beam and the result is not proven
+                                  optimal */
+    size_t beam_width;         /* 0: 64 */
+    bool no_astar;             /* plain Dijkstra instead of A* */
+    bool no_check;             /* skip the independent checker (it runs
+                                  by default) */
+} byoc_partition_options;
+
+void byoc_partition_options_init(byoc_partition_options *o);
+
+/* ---- the result -------------------------------------------------------- */
+
+/* A named pattern's match inside a partition (TVM's Composite function). */
+typedef struct byoc_composite {
+    const char *pattern;
+    int nnodes;
+    const int *nodes;          /* ascending */
+} byoc_composite;
+
+typedef struct byoc_partition {
+    const byoc_target_decl *target;
+    const byoc_device_decl *device;
+    int nnodes;
+    const int *nodes;          /* graph nodes, ascending */
+    int ncomposites;
+    const byoc_composite *composites;
+    double cost;               /* seconds, the kernel alone */
+    byoc_cost_source cost_source;
+    const char *signature;
+} byoc_partition;
+
+typedef struct byoc_result {
+    const byoc_graph *graph;
+    const char *strategy;      /* "optimal", "greedy", "single:NAME" */
+    int ntargets;
+    const byoc_target_decl *const *targets;   /* the targets searched */
+    int npartitions;
+    const byoc_partition *partitions;   /* in an order that can run */
+    const int *node_partition; /* per graph node: its partition, or -1
+                                  (inputs, constants, tuples and
+                                  projections no kernel absorbed) */
+    double cost;               /* kernels plus transfers, seconds */
+    double transfer_cost;
+    bool optimal;              /* proven cheapest over the candidates */
+    bool budget_hit;           /* the state budget ran out */
+    size_t ncandidates;        /* distinct candidates priced */
+    size_t nkernels;           /* distinct signatures priced */
+    size_t expanded, generated;   /* search states */
+    size_t from_table, from_callback, unknown;  /* kernels by cost source */
+    double candidate_seconds, search_seconds;  /* wall time */
+} byoc_result;
+
+/* Partition g over the targets of its registry, with their current option
+ * values.  Returns NULL with err set when the options are bad (an unknown
+ * target, with a suggestion), when some call cannot be placed on any
+ * selected target (naming the node and why), or when the checker rejects
+ * the result (a bug). */
+byoc_result *byoc_partition_graph(const byoc_graph *g, const byoc_partition_options *o,
+                                  byoc_error *err);
+void byoc_result_destroy(byoc_result *r);
+
+/* The independent checker (DESIGN.md 3.8): every call in exactly one
+ * partition, each partition convex, the partition graph acyclic and in
+ * order, each partition admitted by its target's `partition where` rules.
+ * NULL when the result passes, else the first problem, written to buf. */
+const char *byoc_result_check(const byoc_result *r, char *buf, size_t size);
+
+/* ---- output ------------------------------------------------------------- */
+
+/* A table: one line per partition (target, kernel, nodes, cost), then the
+ * totals. */
+int byoc_result_write_text(const byoc_result *r, FILE *f, byoc_error *err);
+/* JSON (RFC 8259), documented in doc/json.md. */
+int byoc_result_write_json(const byoc_result *r, FILE *f, byoc_error *err);
+/* Relay text: each partition a function with Primitive=1 and
+ * Compiler="<target>" (none for native targets), each composite an inner
+ * function with Composite="<pattern>", as TVM's partitioning prints. */
+int byoc_result_write_relay(const byoc_result *r, FILE *f, byoc_error *err);
+/* Graphviz DOT, partitions as clusters coloured by target. */
+int byoc_result_write_dot(const byoc_result *r, FILE *f, byoc_error *err);
+
+/* ---- kernels, for measuring -------------------------------------------- */
+
+/* Every distinct kernel the targets could run on g (one per target and
+ * signature), written as "# signature" lines each followed by the kernel as
+ * a Relay function, so users can measure them and write a cost table. */
+int byoc_write_kernels(const byoc_graph *g, const byoc_partition_options *o, FILE *f,
+                       byoc_error *err);
+
+/* ---- explain ------------------------------------------------------------ */
+
+/* Why node is, or is not, placed on each target (or only on target, when
+ * not NULL): no rule names its op; which pattern failed at which node;
+ * which predicate clause was false and the values it saw; a partition rule
+ * that refused; or that it was possible but cost more (both costs). */
+int byoc_explain(const byoc_graph *g, int node, const char *target,
+                 const byoc_partition_options *o, FILE *f, byoc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

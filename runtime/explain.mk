@@ -1,0 +1,1 @@
+# (filled in by the explain module's work)
