@@ -3,26 +3,71 @@
  * One binary, one subcommand per job, each a function below that parses
  * its own options.  The bundled op vocabulary (relay.byoc, compiled into
  * libbyoc) is registered before anything else, so every model reader sees
- * every op. */
+ * every op; then the bundled example targets (examples/*.byoc, compiled
+ * into this program at build time). */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <byoc/byoc.h>
 #include <byoc/onnx.h>
+
+#include "tour_gpu.h"
+#include "tour_npu.h"
+
+extern char **environ;
 
 static const char usage_text[] =
     "usage: byoc [--version] [--help] COMMAND [ARGS]\n"
     "\n"
     "commands:\n"
-    "  info MODEL [--format relay|onnx]\n"
+    "  info MODEL\n"
     "      load a model (TVM Relay text or ONNX) and print its typed graph:\n"
     "      node counts, the operator histogram, inputs and outputs with their\n"
     "      types, total FLOPs, and the nodes left untyped or opaque\n"
+    "  partition MODEL [-t T1,T2,...] [--option T:NAME=VALUE]... [--search S]\n"
+    "            [--cost C] [-f FORMAT] [-o FILE] [--max-states N] [--stats]\n"
+    "      place every operator call on the targets with the lowest estimated\n"
+    "      latency and print the partitions\n"
+    "  compare MODEL [-t T1,T2,...] [--option T:NAME=VALUE]... [--cost C]\n"
+    "      one table: the native targets alone, each backend alone with native\n"
+    "      fallback, greedy and optimal; latency and speed-up over native\n"
+    "  explain MODEL --node NODE [-t T1,T2,...] [--option ...] [--cost C]\n"
+    "      why NODE (%42, a name, or #id) is or is not placed on each target\n"
+    "  kernels MODEL [-t T1,T2,...] [--option ...] -o FILE\n"
+    "      write every distinct kernel the targets could run, each a Relay\n"
+    "      function under its signature, for measuring (see --cost table:)\n"
+    "  targets\n"
+    "      the bundled devices and targets: links, options, rules\n"
     "\n"
-    "The format of MODEL comes from its extension (.relay, .txt: Relay text;\n"
-    ".onnx: ONNX) unless --format says otherwise.\n";
+    "options:\n"
+    "  -t, --targets T1,T2,...  the targets, highest priority first; the native\n"
+    "                           target of each device used is added (default:\n"
+    "                           every target of the first device with a native\n"
+    "                           target)\n"
+    "  --option T:NAME=VALUE    set an option of target T (repeatable)\n"
+    "  --search S               optimal (default), greedy, or single:T\n"
+    "  --cost C                 analytic (default) or table:FILE (a CSV of\n"
+    "                           measured kernels; others fall back to analytic)\n"
+    "  -f, --format F           text (default), json, relay, dot, svg or png\n"
+    "                           (svg and png need Graphviz's dot)\n"
+    "  -o, --output FILE        write there instead of standard output; nothing\n"
+    "                           is written on error\n"
+    "  --max-states N           the exact search's state budget; past it, a\n"
+    "                           beam finishes (not proven optimal)\n"
+    "  --stats                  also print timings to standard error\n"
+    "  --input-format F         relay or onnx; default: from the extension\n"
+    "                           (.onnx: ONNX; anything else: Relay text)\n"
+    "\n"
+    "Exit status: 0 on success, 1 when the input or a search fails, 2 on\n"
+    "bad usage.\n";
 
 static void usage(FILE *o) { fputs(usage_text, o); }
 
@@ -67,10 +112,743 @@ static int parse_format(const char *s, model_format *out)
     else if (!strcmp(s, "onnx"))
         *out = FMT_ONNX;
     else {
-        fprintf(stderr, "byoc: error: unknown format '%s' (relay or onnx)\n", s);
+        fprintf(stderr, "byoc: error: unknown input format '%s' (relay or onnx)\n", s);
         return -1;
     }
     return 0;
+}
+
+/* ---- options shared by the partitioning commands ------------------------ */
+
+enum {
+    OPT_TARGETS = 1, OPT_OPTION = 2, OPT_SEARCH = 4, OPT_COST = 8, OPT_FORMAT = 16,
+    OPT_OUTPUT = 32, OPT_STATES = 64, OPT_STATS = 128, OPT_NODE = 256, OPT_INPUT = 512
+};
+
+typedef struct cli_opts {
+    const char *cmd;
+    const char *model;
+    model_format input;
+    char *targets_text;          /* owned copy, split in place */
+    const char **targets;
+    int ntargets;
+    byoc_strategy strategy;
+    const char *single;
+    const char *cost;            /* NULL: analytic */
+    const char *format;          /* NULL: text */
+    const char *output;
+    const char *node;
+    size_t max_states;
+    bool stats;
+} cli_opts;
+
+static void cli_opts_free(cli_opts *c)
+{
+    free(c->targets_text);
+    free(c->targets);
+}
+
+static int split_targets(cli_opts *c, const char *list)
+{
+    free(c->targets_text);
+    free(c->targets);
+    c->targets_text = strdup(list);
+    size_t n = 1;
+    for (const char *p = list; *p; p++)
+        n += *p == ',';
+    c->targets = calloc(n, sizeof *c->targets);
+    if (!c->targets_text || !c->targets) {
+        fprintf(stderr, "byoc: error: out of memory\n");
+        return -1;
+    }
+    c->ntargets = 0;
+    for (char *tok = c->targets_text, *next; tok; tok = next) {
+        next = strchr(tok, ',');
+        if (next)
+            *next++ = '\0';
+        if (!*tok) {
+            fprintf(stderr, "byoc: error: empty target name in '%s'\n", list);
+            return -1;
+        }
+        c->targets[c->ntargets++] = tok;
+    }
+    return 0;
+}
+
+/* The value of option argv[*i]: "--x=V" or "--x V" / "-x V". */
+static const char *opt_value(int argc, char **argv, int *i, const char *name)
+{
+    const char *a = argv[*i];
+    const char *eq = strchr(a, '=');
+    if (a[1] == '-' && eq)
+        return eq + 1;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "byoc: error: %s needs a value\n", name);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static bool opt_is(const char *a, const char *lng, const char *shrt)
+{
+    size_t n = strlen(lng);
+    if (!strncmp(a, lng, n) && (a[n] == '\0' || a[n] == '='))
+        return true;
+    return shrt && !strcmp(a, shrt);
+}
+
+static int parse_search(cli_opts *c, const char *v)
+{
+    if (!strcmp(v, "optimal"))
+        c->strategy = BYOC_SEARCH_OPTIMAL;
+    else if (!strcmp(v, "greedy"))
+        c->strategy = BYOC_SEARCH_GREEDY;
+    else if (!strncmp(v, "single:", 7) && v[7]) {
+        c->strategy = BYOC_SEARCH_SINGLE;
+        c->single = v + 7;
+    } else {
+        fprintf(stderr, "byoc: error: unknown search '%s' (optimal, greedy or single:TARGET)\n",
+                v);
+        return -1;
+    }
+    return 0;
+}
+
+/* Parse a command's arguments; allowed is a mask of OPT_*.  Target
+ * options are applied to reg as they come.  Returns 0, 1 for --help
+ * (printed), or 2 on bad usage (reported). */
+static int parse_cli(byoc_registry *reg, cli_opts *c, int argc, char **argv, unsigned allowed,
+                     bool needs_model)
+{
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 1;
+        } else if ((allowed & OPT_TARGETS) && opt_is(a, "--targets", "-t")) {
+            if (!(v = opt_value(argc, argv, &i, "--targets")) || split_targets(c, v) < 0)
+                return 2;
+        } else if ((allowed & OPT_OPTION) && opt_is(a, "--option", NULL)) {
+            byoc_error err;
+            if (!(v = opt_value(argc, argv, &i, "--option")))
+                return 2;
+            if (byoc_registry_set_option_spec(reg, v, &err) != 0) {
+                print_error(&err);
+                return 2;
+            }
+        } else if ((allowed & OPT_SEARCH) && opt_is(a, "--search", NULL)) {
+            if (!(v = opt_value(argc, argv, &i, "--search")) || parse_search(c, v) < 0)
+                return 2;
+        } else if ((allowed & OPT_COST) && opt_is(a, "--cost", NULL)) {
+            if (!(v = opt_value(argc, argv, &i, "--cost")))
+                return 2;
+            if (!strcmp(v, "analytic"))
+                c->cost = NULL;
+            else if (!strncmp(v, "table:", 6) && v[6])
+                c->cost = v + 6;
+            else {
+                fprintf(stderr, "byoc: error: unknown cost model '%s' (analytic or table:FILE)\n",
+                        v);
+                return 2;
+            }
+        } else if ((allowed & OPT_FORMAT) && opt_is(a, "--format", "-f")) {
+            if (!(v = opt_value(argc, argv, &i, "--format")))
+                return 2;
+            static const char *const fmts[] = {"text", "json", "relay", "dot", "svg", "png"};
+            bool ok = false;
+            for (size_t k = 0; k < sizeof fmts / sizeof *fmts; k++)
+                ok |= !strcmp(v, fmts[k]);
+            if (!ok) {
+                fprintf(stderr,
+                        "byoc: error: unknown output format '%s' (text, json, relay, dot, "
+                        "svg or png)\n", v);
+                return 2;
+            }
+            c->format = v;
+        } else if ((allowed & OPT_OUTPUT) && opt_is(a, "--output", "-o")) {
+            if (!(v = opt_value(argc, argv, &i, "--output")))
+                return 2;
+            c->output = v;
+        } else if ((allowed & OPT_STATES) && opt_is(a, "--max-states", NULL)) {
+            if (!(v = opt_value(argc, argv, &i, "--max-states")))
+                return 2;
+            char *end;
+            errno = 0;
+            unsigned long long n = strtoull(v, &end, 10);
+            if (errno || *end || end == v || n == 0 || v[0] == '-') {
+                fprintf(stderr, "byoc: error: --max-states needs a positive number, not '%s'\n",
+                        v);
+                return 2;
+            }
+            c->max_states = (size_t)n;
+        } else if ((allowed & OPT_STATS) && !strcmp(a, "--stats")) {
+            c->stats = true;
+        } else if ((allowed & OPT_NODE) && opt_is(a, "--node", "-n")) {
+            if (!(v = opt_value(argc, argv, &i, "--node")))
+                return 2;
+            c->node = v;
+        } else if (opt_is(a, "--input-format", NULL)) {
+            if (!(v = opt_value(argc, argv, &i, "--input-format")) ||
+                parse_format(v, &c->input) != 0)
+                return 2;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "byoc: error: unknown option '%s' for %s\n", a, c->cmd);
+            return 2;
+        } else if (c->model || !needs_model) {
+            fprintf(stderr, "byoc: error: unexpected argument '%s' for %s\n", a, c->cmd);
+            return 2;
+        } else {
+            c->model = a;
+        }
+    }
+    if (needs_model && !c->model) {
+        fprintf(stderr, "byoc: error: %s needs a model file\n", c->cmd);
+        return 2;
+    }
+    return 0;
+}
+
+static void fill_options(const cli_opts *c, byoc_partition_options *o,
+                         const byoc_cost_table *table)
+{
+    byoc_partition_options_init(o);
+    o->targets = c->targets;
+    o->ntargets = c->ntargets;
+    o->strategy = c->strategy;
+    o->single = c->single;
+    o->table = table;
+    o->max_states = c->max_states;
+}
+
+/* Read the cost table named by --cost table:FILE (NULL when none); on
+ * error prints it and sets *failed. */
+static byoc_cost_table *load_table(const cli_opts *c, bool *failed)
+{
+    *failed = false;
+    if (!c->cost)
+        return NULL;
+    byoc_error err;
+    byoc_cost_table *t = byoc_cost_table_read(c->cost, &err);
+    if (!t) {
+        print_error(&err);
+        *failed = true;
+    }
+    return t;
+}
+
+/* ---- output files: all or nothing ------------------------------------------- */
+
+typedef struct out_file {
+    FILE *f;
+    const char *path;      /* NULL: standard output */
+    char *tmp;             /* the file written, renamed to path at the end */
+} out_file;
+
+static int out_open(out_file *o, const char *path)
+{
+    o->path = path;
+    o->tmp = NULL;
+    if (!path) {
+        o->f = stdout;
+        return 0;
+    }
+    size_t n = strlen(path);
+    o->tmp = malloc(n + 16);
+    if (!o->tmp)
+        return -1;
+    snprintf(o->tmp, n + 16, "%s.tmp%s", path, "XXXXXX");
+    int fd = mkstemp(o->tmp);
+    if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+        fprintf(stderr, "byoc: error: cannot write '%s': %s\n", path, strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(o->tmp);
+        }
+        free(o->tmp);
+        o->tmp = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* Finish: ok says whether everything was written; on success the file
+ * takes its name, else it is removed.  Returns 0 or 1. */
+static int out_close(out_file *o, bool ok)
+{
+    if (!o->path) {
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            fprintf(stderr, "byoc: error: writing standard output: %s\n", strerror(errno));
+            return 1;
+        }
+        return ok ? 0 : 1;
+    }
+    if (fclose(o->f) != 0 && ok) {
+        fprintf(stderr, "byoc: error: cannot write '%s': %s\n", o->path, strerror(errno));
+        ok = false;
+    }
+    if (ok && rename(o->tmp, o->path) != 0) {
+        fprintf(stderr, "byoc: error: cannot write '%s': %s\n", o->path, strerror(errno));
+        ok = false;
+    }
+    if (!ok)
+        unlink(o->tmp);
+    free(o->tmp);
+    return ok ? 0 : 1;
+}
+
+/* Run Graphviz: dot -T<fmt> -o out in.  Returns 0 or 1 (reported). */
+static int run_dot(const char *fmt, const char *in, const char *out)
+{
+    char tflag[16];
+    snprintf(tflag, sizeof tflag, "-T%s", fmt);
+    char *args[] = {"dot", tflag, "-o", (char *)out, (char *)in, NULL};
+    pid_t pid;
+    int rc = posix_spawnp(&pid, "dot", NULL, NULL, args, environ);
+    if (rc != 0) {
+        fprintf(stderr,
+                "byoc: error: the %s format needs Graphviz's 'dot' on PATH (%s); "
+                "-f dot writes the graph without it\n", fmt, strerror(rc));
+        return 1;
+    }
+    int status;
+    if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "byoc: error: dot failed to render the %s\n", fmt);
+        return 1;
+    }
+    return 0;
+}
+
+/* Write r in the chosen format to c->output (or standard output). */
+static int write_result(const cli_opts *c, const byoc_result *r)
+{
+    const char *fmt = c->format ? c->format : "text";
+    byoc_error err;
+    byoc_error_clear(&err);
+    bool picture = !strcmp(fmt, "svg") || !strcmp(fmt, "png");
+    if (picture) {
+        char dotpath[] = "/tmp/byoc-dot-XXXXXX";
+        int fd = mkstemp(dotpath);
+        FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+        if (!f) {
+            fprintf(stderr, "byoc: error: cannot make a temporary file: %s\n", strerror(errno));
+            if (fd >= 0) {
+                close(fd);
+                unlink(dotpath);
+            }
+            return 1;
+        }
+        int wrc = byoc_result_write_dot(r, f, &err);
+        if (fclose(f) != 0 || wrc != 0) {
+            if (wrc != 0)
+                print_error(&err);
+            else
+                fprintf(stderr, "byoc: error: writing a temporary file: %s\n", strerror(errno));
+            unlink(dotpath);
+            return 1;
+        }
+        out_file o;
+        if (out_open(&o, c->output) != 0) {
+            unlink(dotpath);
+            return 1;
+        }
+        int rc;
+        if (o.path) {
+            rc = run_dot(fmt, dotpath, o.tmp);
+            rc = out_close(&o, rc == 0);
+        } else {
+            fflush(stdout);
+            rc = run_dot(fmt, dotpath, "/dev/stdout");
+        }
+        unlink(dotpath);
+        return rc;
+    }
+    out_file o;
+    if (out_open(&o, c->output) != 0)
+        return 1;
+    int wrc;
+    if (!strcmp(fmt, "json"))
+        wrc = byoc_result_write_json(r, o.f, &err);
+    else if (!strcmp(fmt, "relay"))
+        wrc = byoc_result_write_relay(r, o.f, &err);
+    else if (!strcmp(fmt, "dot"))
+        wrc = byoc_result_write_dot(r, o.f, &err);
+    else
+        wrc = byoc_result_write_text(r, o.f, &err);
+    if (wrc != 0)
+        print_error(&err);
+    return out_close(&o, wrc == 0);
+}
+
+/* ---- partition -------------------------------------------------------------- */
+
+static void print_stats(const byoc_result *r)
+{
+    fprintf(stderr,
+            "byoc: %s: %zu candidates, %zu kernels, %zu states expanded; "
+            "candidates and costs %.3f ms, search %.3f ms\n",
+            r->strategy, r->ncandidates, r->nkernels, r->expanded,
+            r->candidate_seconds * 1e3, r->search_seconds * 1e3);
+}
+
+static int cmd_partition(byoc_registry *reg, int argc, char **argv)
+{
+    cli_opts c = {.cmd = "partition"};
+    int prc = parse_cli(reg, &c, argc, argv,
+                        OPT_TARGETS | OPT_OPTION | OPT_SEARCH | OPT_COST | OPT_FORMAT |
+                            OPT_OUTPUT | OPT_STATES | OPT_STATS,
+                        true);
+    if (prc) {
+        cli_opts_free(&c);
+        return prc == 1 ? 0 : prc;
+    }
+    bool failed;
+    byoc_cost_table *table = load_table(&c, &failed);
+    byoc_graph *g = failed ? NULL : load_model(reg, c.model, c.input);
+    int rc = 1;
+    if (g) {
+        byoc_partition_options o;
+        fill_options(&c, &o, table);
+        byoc_error err;
+        byoc_result *r = byoc_partition_graph(g, &o, &err);
+        if (!r) {
+            print_error(&err);
+        } else {
+            rc = write_result(&c, r);
+            if (c.stats)
+                print_stats(r);
+            byoc_result_destroy(r);
+        }
+        byoc_graph_destroy(g);
+    }
+    byoc_cost_table_destroy(table);
+    cli_opts_free(&c);
+    return rc;
+}
+
+/* ---- compare ------------------------------------------------------------------ */
+
+typedef struct compare_row {
+    char name[160];
+    double cost;
+    int partitions;
+    bool optimal;
+    bool ok;
+} compare_row;
+
+static void compare_run(const byoc_graph *g, const byoc_partition_options *base,
+                        const char *name, const char *const *targets, int ntargets,
+                        byoc_strategy strategy, const char *single, compare_row *row,
+                        bool stats)
+{
+    byoc_partition_options o = *base;
+    o.targets = targets;
+    o.ntargets = ntargets;
+    o.strategy = strategy;
+    o.single = single;
+    byoc_error err;
+    snprintf(row->name, sizeof row->name, "%s", name);
+    byoc_result *r = byoc_partition_graph(g, &o, &err);
+    row->ok = r != NULL;
+    if (!r) {
+        fprintf(stderr, "byoc: %s: ", name);
+        print_error(&err);
+        return;
+    }
+    row->cost = r->cost;
+    row->partitions = r->npartitions;
+    row->optimal = r->optimal;
+    if (stats)
+        print_stats(r);
+    byoc_result_destroy(r);
+}
+
+static int cmd_compare(byoc_registry *reg, int argc, char **argv)
+{
+    cli_opts c = {.cmd = "compare"};
+    int prc = parse_cli(reg, &c, argc, argv,
+                        OPT_TARGETS | OPT_OPTION | OPT_COST | OPT_STATES | OPT_STATS |
+                            OPT_OUTPUT,
+                        true);
+    if (prc) {
+        cli_opts_free(&c);
+        return prc == 1 ? 0 : prc;
+    }
+    bool failed;
+    byoc_cost_table *table = load_table(&c, &failed);
+    byoc_graph *g = failed ? NULL : load_model(reg, c.model, c.input);
+    int rc = 1;
+    const byoc_target_decl **sel = NULL;
+    const char **natives = NULL, **all = NULL;
+    compare_row *rows = NULL;
+    if (!g)
+        goto done;
+    byoc_partition_options base;
+    fill_options(&c, &base, table);
+    byoc_error err;
+    int n = byoc_partition_targets(reg, &base, NULL, 0, &err);
+    if (n < 0) {
+        print_error(&err);
+        goto done;
+    }
+    sel = calloc((size_t)n + 1, sizeof *sel);
+    natives = calloc((size_t)n + 1, sizeof *natives);
+    all = calloc((size_t)n + 1, sizeof *all);
+    rows = calloc((size_t)n + 3, sizeof *rows);
+    if (!sel || !natives || !all || !rows)
+        goto done;
+    byoc_partition_targets(reg, &base, sel, n, &err);
+    int nn = 0;
+    for (int i = 0; i < n; i++) {
+        all[i] = sel[i]->name;
+        if (byoc_target_supports_all(reg, sel[i]))
+            natives[nn++] = sel[i]->name;
+    }
+    int nrows = 0;
+    char name[160];
+    snprintf(name, sizeof name, "native (");
+    for (int i = 0; i < nn; i++)
+        snprintf(name + strlen(name), sizeof name - strlen(name), "%s%s", i ? ", " : "",
+                 natives[i]);
+    snprintf(name + strlen(name), sizeof name - strlen(name), ")");
+    compare_run(g, &base, name, natives, nn, BYOC_SEARCH_OPTIMAL, NULL, &rows[nrows++],
+                c.stats);
+    for (int i = 0; i < n; i++) {
+        if (byoc_target_supports_all(reg, sel[i]))
+            continue;
+        snprintf(name, sizeof name, "single:%s", sel[i]->name);
+        compare_run(g, &base, name, natives, nn, BYOC_SEARCH_SINGLE, sel[i]->name,
+                    &rows[nrows++], c.stats);
+    }
+    compare_run(g, &base, "greedy", all, n, BYOC_SEARCH_GREEDY, NULL, &rows[nrows++], c.stats);
+    compare_run(g, &base, "optimal", all, n, BYOC_SEARCH_OPTIMAL, NULL, &rows[nrows++],
+                c.stats);
+    out_file o;
+    if (out_open(&o, c.output) != 0)
+        goto done;
+    int w = 8;
+    for (int i = 0; i < nrows; i++)
+        if ((int)strlen(rows[i].name) > w)
+            w = (int)strlen(rows[i].name);
+    fprintf(o.f, "model: %s\n", c.model);
+    fprintf(o.f, "%-*s  %14s  %8s  %10s\n", w, "placement", "latency (us)", "speed-up",
+            "partitions");
+    bool all_ok = true;
+    double native = rows[0].ok ? rows[0].cost : NAN;
+    for (int i = 0; i < nrows; i++) {
+        if (!rows[i].ok) {
+            fprintf(o.f, "%-*s  %14s  %8s  %10s\n", w, rows[i].name, "failed", "-", "-");
+            all_ok = false;
+            continue;
+        }
+        char speed[32] = "-";
+        if (isfinite(native) && rows[i].cost > 0)
+            snprintf(speed, sizeof speed, "%.2fx", native / rows[i].cost);
+        fprintf(o.f, "%-*s  %14.3f  %8s  %10d%s\n", w, rows[i].name, rows[i].cost * 1e6, speed,
+                rows[i].partitions, rows[i].optimal || !strcmp(rows[i].name, "greedy")
+                                        ? "" : "  (not proven optimal)");
+    }
+    rc = out_close(&o, all_ok);
+done:
+    free(sel);
+    free(natives);
+    free(all);
+    free(rows);
+    byoc_graph_destroy(g);
+    byoc_cost_table_destroy(table);
+    cli_opts_free(&c);
+    return rc;
+}
+
+/* ---- explain ------------------------------------------------------------------ */
+
+/* A node named as %42 / 42 (the model's name), a plain name, or #id. */
+static int find_node(const byoc_graph *g, const char *spec)
+{
+    int n = byoc_graph_node_count(g);
+    if (spec[0] == '#') {
+        char *end;
+        long id = strtol(spec + 1, &end, 10);
+        return (*end || end == spec + 1 || id < 0 || id >= n) ? -1 : (int)id;
+    }
+    const char *bare = spec[0] == '%' ? spec + 1 : spec;
+    for (int i = 0; i < n; i++) {
+        const char *name = byoc_node_name(g, i);
+        if (!name)
+            continue;
+        const char *nb = name[0] == '%' ? name + 1 : name;
+        if (!strcmp(nb, bare))
+            return i;
+    }
+    return -1;
+}
+
+static int cmd_explain(byoc_registry *reg, int argc, char **argv)
+{
+    cli_opts c = {.cmd = "explain"};
+    int prc = parse_cli(reg, &c, argc, argv,
+                        OPT_TARGETS | OPT_OPTION | OPT_COST | OPT_NODE | OPT_OUTPUT, true);
+    if (prc) {
+        cli_opts_free(&c);
+        return prc == 1 ? 0 : prc;
+    }
+    if (!c.node) {
+        fprintf(stderr, "byoc: error: explain needs --node NODE (%%42, a name, or #id)\n");
+        cli_opts_free(&c);
+        return 2;
+    }
+    bool failed;
+    byoc_cost_table *table = load_table(&c, &failed);
+    byoc_graph *g = failed ? NULL : load_model(reg, c.model, c.input);
+    int rc = 1;
+    if (g) {
+        int node = find_node(g, c.node);
+        if (node < 0) {
+            fprintf(stderr, "byoc: error: %s has no node '%s'\n", c.model, c.node);
+        } else {
+            byoc_partition_options o;
+            fill_options(&c, &o, table);
+            out_file out;
+            if (out_open(&out, c.output) == 0) {
+                byoc_error err;
+                int erc = byoc_explain(g, node, NULL, &o, out.f, &err);
+                if (erc != 0)
+                    print_error(&err);
+                rc = out_close(&out, erc == 0);
+            }
+        }
+        byoc_graph_destroy(g);
+    }
+    byoc_cost_table_destroy(table);
+    cli_opts_free(&c);
+    return rc;
+}
+
+/* ---- kernels ------------------------------------------------------------------ */
+
+static int cmd_kernels(byoc_registry *reg, int argc, char **argv)
+{
+    cli_opts c = {.cmd = "kernels"};
+    int prc = parse_cli(reg, &c, argc, argv, OPT_TARGETS | OPT_OPTION | OPT_OUTPUT, true);
+    if (prc) {
+        cli_opts_free(&c);
+        return prc == 1 ? 0 : prc;
+    }
+    byoc_graph *g = load_model(reg, c.model, c.input);
+    int rc = 1;
+    if (g) {
+        byoc_partition_options o;
+        fill_options(&c, &o, NULL);
+        out_file out;
+        if (out_open(&out, c.output) == 0) {
+            byoc_error err;
+            int krc = byoc_write_kernels(g, &o, out.f, &err);
+            if (krc != 0)
+                print_error(&err);
+            rc = out_close(&out, krc == 0);
+        }
+        byoc_graph_destroy(g);
+    }
+    cli_opts_free(&c);
+    return rc;
+}
+
+/* ---- targets ------------------------------------------------------------------ */
+
+static void print_si(FILE *f, double v, const char *unit)
+{
+    static const char *const prefix[] = {"", "k", "M", "G", "T", "P", "E"};
+    int p = 0;
+    while (v >= 1000 && p < 6) {
+        v /= 1000;
+        p++;
+    }
+    fprintf(f, "%.4g %s%s", v, prefix[p], unit);
+}
+
+static void print_seconds(FILE *f, double s)
+{
+    if (s < 1e-3)
+        fprintf(f, "%.4g us", s * 1e6);
+    else if (s < 1)
+        fprintf(f, "%.4g ms", s * 1e3);
+    else
+        fprintf(f, "%.4g s", s);
+}
+
+static void print_target(FILE *f, const byoc_registry *reg, const byoc_target_decl *t,
+                         int depth)
+{
+    fprintf(f, "%*s%s", 2 + 2 * depth, "", t->name);
+    byoc_fusion fu = byoc_target_fusion(reg, t);
+    if (byoc_target_supports_all(reg, t))
+        fprintf(f, "  supports *");
+    fprintf(f, "  fusion %s", byoc_fusion_name(fu));
+    if (byoc_target_max_depth(reg, t))
+        fprintf(f, ", max_depth %d", byoc_target_max_depth(reg, t));
+    if (byoc_target_max_nodes(reg, t))
+        fprintf(f, ", max_nodes %d", byoc_target_max_nodes(reg, t));
+    if (byoc_target_max_exits(reg, t))
+        fprintf(f, ", max_exits %d", byoc_target_max_exits(reg, t));
+    fprintf(f, ", efficiency %g", byoc_target_efficiency(reg, t));
+    fprintf(f, "; %d rules, %d patterns, %d partition rules\n", byoc_target_rule_count(reg, t),
+            byoc_target_pattern_count(reg, t), byoc_target_partition_rule_count(reg, t));
+    const byoc_value *vals = byoc_target_options(reg, t);
+    for (int i = 0; i < t->noptions; i++) {
+        char ty[64], val[256];
+        byoc_type_format(&t->options[i].type, ty, sizeof ty);
+        byoc_value_format(&vals[i], val, sizeof val);
+        fprintf(f, "%*soption %s: %s = %s\n", 6 + 2 * depth, "", t->options[i].name, ty, val);
+    }
+    int n = byoc_registry_target_count(reg);
+    for (int i = 0; i < n; i++) {
+        const byoc_target_decl *u = byoc_registry_target_at(reg, i);
+        if (byoc_target_parent(reg, u) == t)
+            print_target(f, reg, u, depth + 1);
+    }
+}
+
+static int cmd_targets(byoc_registry *reg, int argc, char **argv)
+{
+    cli_opts c = {.cmd = "targets"};
+    int prc = parse_cli(reg, &c, argc, argv, OPT_OPTION | OPT_OUTPUT, false);
+    if (prc) {
+        cli_opts_free(&c);
+        return prc == 1 ? 0 : prc;
+    }
+    out_file o;
+    if (out_open(&o, c.output) != 0) {
+        cli_opts_free(&c);
+        return 1;
+    }
+    FILE *f = o.f;
+    for (int d = 0; d < byoc_registry_device_count(reg); d++) {
+        const byoc_device_decl *dev = byoc_registry_device_at(reg, d);
+        fprintf(f, "device %s:", dev->name);
+        for (int i = 0; i < dev->npeaks; i++) {
+            fprintf(f, "%s %s ", i ? "," : "", byoc_dtype_name(dev->peaks[i].dtype));
+            print_si(f, dev->peaks[i].flops, "FLOP/s");
+        }
+        fprintf(f, "; bandwidth ");
+        print_si(f, dev->bandwidth, "B/s");
+        fprintf(f, "; launch ");
+        print_seconds(f, dev->launch);
+        fputc('\n', f);
+        for (int i = 0; i < byoc_registry_target_count(reg); i++) {
+            const byoc_target_decl *t = byoc_registry_target_at(reg, i);
+            if (t->parent_is_device && byoc_target_device(reg, t) == dev)
+                print_target(f, reg, t, 0);
+        }
+    }
+    for (int i = 0; i < byoc_registry_link_count(reg); i++) {
+        const byoc_link_decl *l = byoc_registry_link_at(reg, i);
+        fprintf(f, "link %s %s %s: bandwidth ", l->from, l->both_ways ? "<->" : "->", l->to);
+        print_si(f, l->bandwidth, "B/s");
+        fprintf(f, ", latency ");
+        print_seconds(f, l->latency);
+        fputc('\n', f);
+    }
+    cli_opts_free(&c);
+    return out_close(&o, true);
 }
 
 /* ---- info ------------------------------------------------------------------- */
@@ -116,34 +894,17 @@ static void print_flops(double f)
     printf("%.3g %sFLOP", f, units[u]);
 }
 
-static int cmd_info(const byoc_registry *reg, int argc, char **argv)
+static int cmd_info(byoc_registry *reg, int argc, char **argv)
 {
-    const char *path = NULL;
-    model_format fmt = FMT_AUTO;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--format") && i + 1 < argc) {
-            if (parse_format(argv[++i], &fmt) != 0)
-                return 2;
-        } else if (!strncmp(argv[i], "--format=", 9)) {
-            if (parse_format(argv[i] + 9, &fmt) != 0)
-                return 2;
-        } else if (!strcmp(argv[i], "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (argv[i][0] == '-') {
-            fprintf(stderr, "byoc: error: unknown option '%s' for info\n", argv[i]);
-            return 2;
-        } else if (path) {
-            fprintf(stderr, "byoc: error: info takes one model\n");
-            return 2;
-        } else {
-            path = argv[i];
-        }
+    cli_opts c = {.cmd = "info"};
+    int prc = parse_cli(reg, &c, argc, argv, 0, true);
+    if (prc) {
+        cli_opts_free(&c);
+        return prc == 1 ? 0 : prc;
     }
-    if (!path) {
-        fprintf(stderr, "byoc: error: info needs a model file\n");
-        return 2;
-    }
+    const char *path = c.model;
+    model_format fmt = c.input;
+    cli_opts_free(&c);
     byoc_graph *g = load_model(reg, path, fmt);
     if (!g)
         return 1;
@@ -245,14 +1006,25 @@ int main(int argc, char **argv)
     }
     byoc_registry *reg = byoc_registry_create();
     byoc_error err;
-    if (byoc_register_relay(reg, &err) != 0) {
+    if (byoc_register_relay(reg, &err) != 0 || byoc_register_tour_gpu(reg, &err) != 0 ||
+        byoc_register_tour_npu(reg, &err) != 0) {
         print_error(&err);
         byoc_registry_destroy(reg);
         return 1;
     }
     int rc;
-    if (!strcmp(cmd, "info")) {
-        rc = cmd_info(reg, argc - 2, argv + 2);
+    static const struct {
+        const char *name;
+        int (*fn)(byoc_registry *, int, char **);
+    } cmds[] = {
+        {"info", cmd_info},       {"partition", cmd_partition}, {"compare", cmd_compare},
+        {"explain", cmd_explain}, {"kernels", cmd_kernels},     {"targets", cmd_targets},
+    };
+    size_t k = 0;
+    while (k < sizeof cmds / sizeof *cmds && strcmp(cmds[k].name, cmd) != 0)
+        k++;
+    if (k < sizeof cmds / sizeof *cmds) {
+        rc = cmds[k].fn(reg, argc - 2, argv + 2);
     } else {
         fprintf(stderr, "byoc: error: unknown command '%s'\n", cmd);
         usage(stderr);

@@ -1,1 +1,2 @@
-# (filled in by the explain module's work)
+# Explain: why a node went where it went (DESIGN.md 3.9).
+runtime_libbyocpart_la_SOURCES += runtime/explain.c

@@ -36,6 +36,7 @@ typedef struct mstate {
     void *ctx;
     int count;
     bool stop;
+    bx_mismatch *why;         /* diagnosing: the furthest failure so far */
 } mstate;
 
 static void solve(mstate *s, const goal *gl);
@@ -138,6 +139,45 @@ static void solve_kids(mstate *s, const byoc_pnode *p, const int *args, const go
     free(heap);
 }
 
+/* Record a failure of pattern node p at graph node n when diagnosing and
+ * it got further than the one recorded. */
+static void fail(mstate *s, bx_mismatch_kind kind, int p, int n, int attr, int bound)
+{
+    if (!s->why)
+        return;
+    int progress = s->nmem + s->nin;
+    if (s->why->kind != BX_MISMATCH_NONE && progress <= s->why->progress)
+        return;
+    *s->why = (bx_mismatch){kind, p, n, attr, bound, progress};
+}
+
+/* Why a call pattern node does not match n (call_matches is false). */
+static void fail_call(mstate *s, const byoc_pnode *p, int pi, int n)
+{
+    const byoc_graph *g = s->g;
+    if (byoc_node_kind_of(g, n) != BYOC_N_CALL) {
+        fail(s, BX_MISMATCH_OP, pi, n, -1, -1);
+        return;
+    }
+    const char *op = byoc_node_op_name(g, n);
+    bool found = false;
+    for (int i = 0; i < p->nops && !found; i++)
+        found = strcmp(p->ops[i], op) == 0;
+    if (!found) {
+        fail(s, BX_MISMATCH_OP, pi, n, -1, -1);
+    } else if (byoc_node_arg_count(g, n) != p->nkids) {
+        fail(s, BX_MISMATCH_ARITY, pi, n, -1, -1);
+    } else {
+        for (int i = 0; i < p->nattrs; i++) {
+            const byoc_value *v = byoc_node_attr(g, n, p->attrs[i].name);
+            if (!v || !byoc_value_equal(v, &p->attrs[i].value)) {
+                fail(s, BX_MISMATCH_ATTR, pi, n, i, -1);
+                return;
+            }
+        }
+    }
+}
+
 static void push_member(mstate *s, int n) { s->members[s->nmem++] = n; }
 static void push_input(mstate *s, int n) { s->inputs[s->nin++] = n; }
 
@@ -155,6 +195,8 @@ static void solve(mstate *s, const goal *gl)
     if (p->slot >= 0 && s->slots[p->slot] >= 0) {
         if (s->slots[p->slot] == n)
             solve(s, gl->next);
+        else
+            fail(s, BX_MISMATCH_SAME, gl->p, n, -1, s->slots[p->slot]);
         return;
     }
     int save_mem = s->nmem, save_in = s->nin;
@@ -171,6 +213,8 @@ static void solve(mstate *s, const goal *gl)
         if (const_matches(g, p, n)) {
             push_input(s, n);
             solve(s, gl->next);
+        } else {
+            fail(s, BX_MISMATCH_CONST, gl->p, n, -1, -1);
         }
         break;
     case BYOC_PAT_CALL:
@@ -185,6 +229,8 @@ static void solve(mstate *s, const goal *gl)
                 int swapped[2] = {args[1], args[0]};
                 solve_kids(s, p, swapped, gl->next);
             }
+        } else {
+            fail_call(s, p, gl->p, n);
         }
         break;
     case BYOC_PAT_ALT:
@@ -201,6 +247,8 @@ static void solve(mstate *s, const goal *gl)
                 args[i] = byoc_node_arg(g, n, i);
             push_member(s, n);
             solve_kids(s, p, args, gl->next);
+        } else {
+            fail(s, BX_MISMATCH_TUPLE, gl->p, n, -1, -1);
         }
         break;
     case BYOC_PAT_TUPLE_ANY:
@@ -210,6 +258,8 @@ static void solve(mstate *s, const goal *gl)
             for (int i = 0; i < na && s->nin < s->cap; i++)
                 push_input(s, byoc_node_arg(g, n, i));
             solve(s, gl->next);
+        } else {
+            fail(s, BX_MISMATCH_TUPLE, gl->p, n, -1, -1);
         }
         break;
     case BYOC_PAT_PROJ:
@@ -218,6 +268,8 @@ static void solve(mstate *s, const goal *gl)
             push_member(s, n);
             goal k = {p->kids[0], byoc_node_arg(g, n, 0), gl->next};
             solve(s, &k);
+        } else {
+            fail(s, BX_MISMATCH_PROJ, gl->p, n, -1, -1);
         }
         break;
     }
@@ -227,8 +279,8 @@ static void solve(mstate *s, const goal *gl)
         s->slots[p->slot] = -1;
 }
 
-int bx_match_at(const byoc_graph *g, const byoc_pattern_decl *p, int root, bx_match_fn fn,
-                void *ctx)
+static int match_run(const byoc_graph *g, const byoc_pattern_decl *p, int root,
+                     bx_match_fn fn, void *ctx, bx_mismatch *why)
 {
     int nodes = byoc_graph_node_count(g);
     if (root < 0 || root >= nodes || p->nnodes == 0)
@@ -252,12 +304,30 @@ int bx_match_at(const byoc_graph *g, const byoc_pattern_decl *p, int root, bx_ma
     s.slots = mem + 4 * s.cap;
     s.all_slots = s.slots + slots;
     s.root = root;
+    s.why = why;
     for (int i = 0; i < p->nslots; i++)
         s.slots[i] = -1;
     goal first = {p->root, root, NULL};
     solve(&s, &first);
     free(mem);
     return s.count;
+}
+
+int bx_match_at(const byoc_graph *g, const byoc_pattern_decl *p, int root, bx_match_fn fn,
+                void *ctx)
+{
+    return match_run(g, p, root, fn, ctx, NULL);
+}
+
+int bx_match_diagnose(const byoc_graph *g, const byoc_pattern_decl *p, int root,
+                      bx_mismatch *why)
+{
+    memset(why, 0, sizeof *why);
+    why->kind = BX_MISMATCH_NONE;
+    int n = match_run(g, p, root, NULL, NULL, why);
+    if (n > 0)
+        why->kind = BX_MISMATCH_NONE;
+    return n;
 }
 
 bool bx_match_holds(const byoc_graph *g, const byoc_pattern_decl *p, const bx_match *m,

@@ -31,6 +31,33 @@ typedef int (*bx_match_fn)(const bx_match *m, void *ctx);
 int bx_match_at(const byoc_graph *g, const byoc_pattern_decl *p, int root, bx_match_fn fn,
                 void *ctx);
 
+/* Why a pattern does not match at a root: the failure that got furthest
+ * (most pattern nodes matched before it) over every alternative tried. */
+typedef enum bx_mismatch_kind {
+    BX_MISMATCH_NONE,         /* it matches */
+    BX_MISMATCH_OP,           /* not a call of one of the pattern's ops */
+    BX_MISMATCH_ARITY,        /* a call with another number of arguments */
+    BX_MISMATCH_ATTR,         /* an attribute differs (attr names which) */
+    BX_MISMATCH_CONST,        /* not a constant, or another value or dtype */
+    BX_MISMATCH_TUPLE,        /* not a tuple (of that arity) */
+    BX_MISMATCH_PROJ,         /* not a projection (of that index) */
+    BX_MISMATCH_SAME          /* must be the node bound before (slot) */
+} bx_mismatch_kind;
+
+typedef struct bx_mismatch {
+    bx_mismatch_kind kind;
+    int pnode;                /* the pattern node that failed */
+    int node;                 /* the graph node it was tried against */
+    int attr;                 /* ATTR: index into the pnode's attrs */
+    int bound;                /* SAME: the node the slot holds */
+    int progress;             /* pattern nodes matched before it */
+} bx_mismatch;
+
+/* Try p at root and describe the furthest failure in *why; returns the
+ * number of matches (0 when it failed everywhere). */
+int bx_match_diagnose(const byoc_graph *g, const byoc_pattern_decl *p, int root,
+                      bx_mismatch *why);
+
 /* Evaluate p's predicate on m with a target's option values.  True when it
  * holds (or p has none); on false, *failed_clause (may be NULL) is the
  * clause that failed. */

@@ -107,6 +107,14 @@ typedef struct byoc_partition_options {
 
 void byoc_partition_options_init(byoc_partition_options *o);
 
+/* The targets o selects in reg, highest priority first, with the native
+ * target of every device they use added when none of them is native there.
+ * Writes up to max of them to out and returns how many there are (which
+ * may exceed max), or -1 with err set (an unknown target, with a
+ * suggestion; a device without a native target). */
+int byoc_partition_targets(const byoc_registry *reg, const byoc_partition_options *o,
+                           const byoc_target_decl **out, int max, byoc_error *err);
+
 /* ---- the result -------------------------------------------------------- */
 
 /* A named pattern's match inside a partition (TVM's Composite function). */
