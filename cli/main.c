@@ -3,7 +3,7 @@
  * One binary, one subcommand per job, each a function below that parses
  * its own options.  The bundled op vocabulary (relay.byoc, compiled into
  * libbyoc) is registered before anything else, so every model reader sees
- * every op; then the bundled example targets (examples/*.byoc, compiled
+ * every op; then the bundled example targets (the .byoc files of examples/, compiled
  * into this program at build time). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>

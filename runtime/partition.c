@@ -3,8 +3,10 @@
  * It selects the targets, builds their candidates (cand.c), prices each
  * with the estimators (estimate.c), maps the graph onto a search problem
  * (search.c) and turns the chosen candidates into partitions in an order
- * that can run.  The search problem's nodes are the graph's calls in graph
- * order, which is topological; inputs and constants are free and travel
+ * that can run.  The search problem's nodes are the graph's calls in a
+ * topological order that keeps producers next to their consumers
+ * (bx_pmap_init); inputs and
+ * constants are free and travel
  * with their consumers, and an edge through tuples and projections joins
  * the calls at its ends, carrying the bytes of what flows along it.
  *
@@ -260,23 +262,64 @@ void bx_edge_acc_add(bx_edge_acc *acc, uint32_t from, double bytes)
     acc->n++;
 }
 
+/* Number the calls in the post-order of a depth-first walk from the
+ * graph's output (arguments in order), then any calls the output does not
+ * reach, in graph order: each call comes right after what it needs, which
+ * is how TVM prints a module.  The search's next node is the lowest
+ * unplaced one, so an order that interleaved independent branches would
+ * leave holes that multiply the states; this one keeps producers next to
+ * their consumers whatever order the reader saw. */
+static void post_order(bx_pmap *pm, int root, char *seen, int *stack, int *argi)
+{
+    const byoc_graph *g = pm->graph;
+    if (seen[root])
+        return;
+    int sp = 0;
+    stack[sp] = root;
+    argi[sp] = 0;
+    sp++;
+    seen[root] = 1;
+    while (sp > 0) {
+        int v = stack[sp - 1];
+        if (argi[sp - 1] < byoc_node_arg_count(g, v)) {
+            int a = byoc_node_arg(g, v, argi[sp - 1]++);
+            if (!seen[a]) {
+                seen[a] = 1;
+                stack[sp] = a;
+                argi[sp] = 0;
+                sp++;
+            }
+            continue;
+        }
+        sp--;
+        if (byoc_node_kind_of(g, v) == BYOC_N_CALL) {
+            pm->index[v] = (uint32_t)pm->ncalls;
+            pm->calls[pm->ncalls++] = v;
+        }
+    }
+}
+
 void bx_pmap_init(bx_pmap *pm, const byoc_graph *g)
 {
     int n = byoc_graph_node_count(g);
     pm->graph = g;
     pm->index = malloc((size_t)(n ? n : 1) * sizeof *pm->index);
     pm->calls = malloc((size_t)(n ? n : 1) * sizeof *pm->calls);
-    if (!pm->index || !pm->calls)
+    char *seen = calloc((size_t)(n ? n : 1), 1);
+    int *stack = malloc((size_t)(n ? n : 1) * sizeof *stack);
+    int *argi = malloc((size_t)(n ? n : 1) * sizeof *argi);
+    if (!pm->index || !pm->calls || !seen || !stack || !argi)
         bx_die("out of memory");
     pm->ncalls = 0;
-    for (int i = 0; i < n; i++) {
-        if (byoc_node_kind_of(g, i) == BYOC_N_CALL) {
-            pm->index[i] = (uint32_t)pm->ncalls;
-            pm->calls[pm->ncalls++] = i;
-        } else {
-            pm->index[i] = UINT32_MAX;
-        }
-    }
+    for (int i = 0; i < n; i++)
+        pm->index[i] = UINT32_MAX;
+    if (byoc_graph_output(g) >= 0)
+        post_order(pm, byoc_graph_output(g), seen, stack, argi);
+    for (int i = 0; i < n; i++)
+        post_order(pm, i, seen, stack, argi);
+    free(seen);
+    free(stack);
+    free(argi);
 }
 
 void bx_pmap_free(bx_pmap *pm)
