@@ -166,9 +166,9 @@ START_TEST(fusion_without_benefit)
     ck_assert(!r->optimal);
     byoc_result_destroy(r);
 
-    r = run(g, NULL, 0, BYOC_SEARCH_SINGLE, "lib", &p);
+    r = run(g, both, 2, BYOC_SEARCH_SINGLE, "lib", &p);
     ck_assert_str_eq(r->strategy, "single:lib");
-    ck_assert_us(r->cost, 15); /* native is added for lib's device */
+    ck_assert_us(r->cost, 15); /* lib, with the listed native beside it */
     byoc_result_destroy(r);
     byoc_graph_destroy(g);
 }
