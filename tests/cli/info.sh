@@ -22,8 +22,8 @@ if [ $rc = 1 ] && grep -q "bad.relay:2:3: error: unknown operator 'nn.relux' (di
     ok "located error for a bad model"; else bad "located error for a bad model (rc $rc)"; cat "$tmp/err"; fi
 "$BYOC" info "$tmp/none.relay" >"$tmp/out" 2>"$tmp/err"; rc=$?
 if [ $rc = 1 ] && grep -q "none.relay: error: cannot open" "$tmp/err"; then ok "missing file"; else bad "missing file (rc $rc)"; cat "$tmp/err"; fi
-"$BYOC" info --format xml x.relay >"$tmp/out" 2>"$tmp/err"; rc=$?
-if [ $rc = 2 ] && grep -q "unknown format 'xml'" "$tmp/err"; then ok "bad --format"; else bad "bad --format (rc $rc)"; fi
+"$BYOC" info --input-format xml x.relay >"$tmp/out" 2>"$tmp/err"; rc=$?
+if [ $rc = 2 ] && grep -q "unknown input format 'xml'" "$tmp/err"; then ok "bad --input-format"; else bad "bad --input-format (rc $rc)"; fi
 "$BYOC" frobnicate >"$tmp/out" 2>"$tmp/err"; rc=$?
 if [ $rc = 2 ] && grep -q "unknown command 'frobnicate'" "$tmp/err"; then ok "unknown command"; else bad "unknown command (rc $rc)"; fi
 "$BYOC" --help >"$tmp/out" 2>&1; rc=$?
