@@ -41,7 +41,6 @@
 #include "estimate.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <locale.h>
 #include <math.h>
 #include <stdint.h>
@@ -89,11 +88,18 @@ static void sb_put(bx_strbuf *b, const char *s, size_t n)
 static void sb_str(bx_strbuf *b, const char *s) { sb_put(b, s, strlen(s)); }
 static void sb_chr(bx_strbuf *b, char c) { sb_put(b, &c, 1); }
 
+/* Digits by hand: labels and dimensions are most of a signature's
+ * numbers, and snprintf's generality was most of its time. */
 static void sb_int(bx_strbuf *b, int64_t v)
 {
-    char tmp[24];
-    int n = snprintf(tmp, sizeof tmp, "%" PRId64, v);
-    sb_put(b, tmp, (size_t)n);
+    char tmp[24], *p = tmp + sizeof tmp;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do
+        *--p = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0)
+        *--p = '-';
+    sb_put(b, p, (size_t)(tmp + sizeof tmp - p));
 }
 
 static void sb_value(bx_strbuf *b, const byoc_value *v)
@@ -141,6 +147,11 @@ typedef struct sig_ctx {
     uint64_t *hash;          /* per member index */
     int ninputs, nlabels;
     bx_strbuf sb, tmp;
+    /* Per node, built on first use: its type, and a call's op with its
+     * attributes or a constant's text.  Kernels overlap heavily, so most
+     * of a signature is copied from here rather than formatted. */
+    struct piece { const char *s; size_t len; } *type_txt, *head_txt;
+    bx_arena texts;
 } sig_ctx;
 
 static void *xcalloc(size_t n, size_t size)
@@ -158,6 +169,9 @@ static void sig_init(sig_ctx *c, const byoc_graph *g)
     c->nnodes = byoc_graph_node_count(g);
     c->info = xcalloc((size_t)c->nnodes, sizeof *c->info);
     c->result = xcalloc((size_t)c->nnodes, 1);
+    c->type_txt = xcalloc((size_t)c->nnodes, sizeof *c->type_txt);
+    c->head_txt = xcalloc((size_t)c->nnodes, sizeof *c->head_txt);
+    bx_arena_init(&c->texts);
     int out = byoc_graph_output(g);
     if (out >= 0) {
         c->result[out] = 1;
@@ -174,6 +188,9 @@ static void sig_fini(sig_ctx *c)
     free(c->stack);
     free(c->outs);
     free(c->hash);
+    free(c->type_txt);
+    free(c->head_txt);
+    bx_arena_free(&c->texts);
     bx_sb_free(&c->sb);
     bx_sb_free(&c->tmp);
 }
@@ -272,6 +289,32 @@ static void put_const(bx_strbuf *b, const byoc_graph *g, int node)
     }
 }
 
+/* The cached text of a node: its type, or (head) a call's op and
+ * attributes or a constant's text. */
+static struct piece node_text(sig_ctx *c, int node, bool head)
+{
+    struct piece *p = head ? &c->head_txt[node] : &c->type_txt[node];
+    if (!p->s) {
+        c->tmp.len = 0;
+        sb_put(&c->tmp, "", 0);
+        if (!head)
+            put_type(&c->tmp, c->g, node);
+        else if (byoc_node_kind_of(c->g, node) == BYOC_N_CALL)
+            put_call_head(&c->tmp, c->g, node);
+        else if (byoc_node_kind_of(c->g, node) == BYOC_N_CONST)
+            put_const(&c->tmp, c->g, node);
+        p->s = bx_arena_strndup(&c->texts, c->tmp.s, c->tmp.len);
+        p->len = c->tmp.len;
+    }
+    return *p;
+}
+
+static void put_text(sig_ctx *c, int node, bool head)
+{
+    struct piece p = node_text(c, node, head);
+    sb_put(&c->sb, p.s, p.len);
+}
+
 /* A node referenced more than once gets a $ label where it is first
  * printed; a node referenced once needs none, nothing comes back to it. */
 static void put_label_def(sig_ctx *c, int node)
@@ -297,7 +340,7 @@ static void put_leaf(sig_ctx *c, int node)
             return;
         }
         put_label_def(c, node);
-        put_const(b, c->g, node);
+        put_text(c, node, true);
         return;
     }
     sb_chr(b, '%');
@@ -308,7 +351,7 @@ static void put_leaf(sig_ctx *c, int node)
     in->label = ++c->ninputs;
     sb_int(b, in->label - 1);
     sb_chr(b, ':');
-    put_type(b, c->g, node);
+    put_text(c, node, false);
 }
 
 /* Print node or a reference to it; a member not yet printed is opened
@@ -328,7 +371,7 @@ static void put_ref(sig_ctx *c, int node, int *top)
     }
     put_label_def(c, node);
     if (k == BYOC_N_CALL) {
-        put_call_head(&c->sb, c->g, node);
+        put_text(c, node, true);
         sb_chr(&c->sb, '(');
     } else if (k == BYOC_N_TUPLE) {
         sb_chr(&c->sb, '(');
@@ -356,7 +399,7 @@ static void put_tree(sig_ctx *c, int root)
         top--;
         if (k == BYOC_N_CALL) {
             sb_str(&c->sb, "):");
-            put_type(&c->sb, c->g, node);
+            put_text(c, node, false);
         } else if (k == BYOC_N_TUPLE) {
             sb_chr(&c->sb, ')');
         } else {
@@ -378,15 +421,10 @@ static uint64_t hash_mix(uint64_t h, uint64_t v)
 static uint64_t node_hash(sig_ctx *c, int node)
 {
     const sig_info *in = &c->info[node];
-    if (in->member && byoc_node_kind_of(c->g, node) != BYOC_N_INPUT
-        && byoc_node_kind_of(c->g, node) != BYOC_N_CONST)
+    byoc_node_kind k = byoc_node_kind_of(c->g, node);
+    if (in->member && k != BYOC_N_INPUT && k != BYOC_N_CONST)
         return c->hash[in->member - 1];
-    c->tmp.len = 0;
-    if (byoc_node_kind_of(c->g, node) == BYOC_N_CONST)
-        put_const(&c->tmp, c->g, node);
-    else
-        put_type(&c->tmp, c->g, node);
-    return c->tmp.len ? bx_hash_str(c->tmp.s) : 0;
+    return bx_hash_str(node_text(c, node, k == BYOC_N_CONST).s);
 }
 
 static void hash_members(sig_ctx *c, const int *nodes, int n)
@@ -394,15 +432,10 @@ static void hash_members(sig_ctx *c, const int *nodes, int n)
     for (int i = 0; i < n; i++) {
         int m = nodes[i];
         byoc_node_kind k = byoc_node_kind_of(c->g, m);
-        c->tmp.len = 0;
-        sb_int(&c->tmp, k);
-        if (k == BYOC_N_CALL)
-            put_call_head(&c->tmp, c->g, m);
-        else if (k == BYOC_N_PROJ)
-            sb_int(&c->tmp, byoc_node_proj_index(c->g, m));
-        sb_chr(&c->tmp, ':');
-        put_type(&c->tmp, c->g, m);
-        uint64_t h = bx_hash_str(c->tmp.s);
+        uint64_t h = hash_mix((uint64_t)k, bx_hash_str(node_text(c, m, true).s));
+        h = hash_mix(h, bx_hash_str(node_text(c, m, false).s));
+        if (k == BYOC_N_PROJ)
+            h = hash_mix(h, (uint64_t)byoc_node_proj_index(c->g, m));
         for (int a = 0; a < byoc_node_arg_count(c->g, m); a++)
             h = hash_mix(h, node_hash(c, byoc_node_arg(c->g, m, a)));
         c->hash[i] = h;

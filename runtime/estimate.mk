@@ -16,3 +16,4 @@ tests_estimate_test_estimate_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/tests/e
 tests_estimate_test_estimate_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_estimate_test_estimate_LDADD = $(PART_TESTS_LIBS)
 $(tests_estimate_test_estimate_OBJECTS): tests/estimate/estimate_spec.h
+EXTRA_DIST += doc/cost-table.md
