@@ -21,6 +21,11 @@
 const char *bx_kernel_signature(bx_arena *a, const byoc_graph *g, const int *nodes, int n,
                                 const char *pattern);
 
+/* The time a cost table gives target t (not its parents) for the
+ * signature; false when it has none. */
+bool bx_cost_table_lookup(const byoc_cost_table *table, const char *target, const char *signature,
+                          double *seconds);
+
 typedef struct bx_estimator bx_estimator;
 
 /* table and fn may be NULL.  g's registry gives devices. */
