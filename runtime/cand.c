@@ -50,6 +50,8 @@
 #define BX_CAND_DEFAULT_BOUND 8
 #define BX_CAND_ROUNDS 16
 #define BX_CAND_TUPLE_UNIONS 8
+/* 2 * n^2 bits of reachability: 16 MiB at this size */
+#define BX_CAND_REACH_MAX 8192
 
 /* ---- small helpers ------------------------------------------------------- */
 
@@ -115,6 +117,10 @@ typedef struct scratch {
      * inner loop */
     int *arg_off, *args, *use_off, *uses;
     unsigned char *nkind, *okind;
+    /* reachability, for graphs up to BX_CAND_REACH_MAX nodes: row x of
+     * desc holds the nodes x reaches, row x of anc those that reach x */
+    size_t words;
+    uint64_t *desc, *anc, *tmp_d, *tmp_a;
     unsigned *in, stamp;
     unsigned *seen, vstamp;
     int *stack, *depth;
@@ -167,12 +173,46 @@ static void scratch_edges(scratch *s, const byoc_graph *g)
             s->uses[s->use_off[s->args[i] + 1]++] = x;
 }
 
+/* desc and anc, row by row in reverse and forward topological order. */
+static void scratch_reach(scratch *s)
+{
+    size_t n = (size_t)s->nnodes, w = (n + 63) / 64;
+    s->words = w;
+    s->desc = xcalloc(n * w, sizeof *s->desc);
+    s->anc = xcalloc(n * w, sizeof *s->anc);
+    s->tmp_d = xcalloc(w, sizeof *s->tmp_d);
+    s->tmp_a = xcalloc(w, sizeof *s->tmp_a);
+    for (size_t x = n; x-- > 0;) {
+        uint64_t *row = s->desc + x * w;
+        for (int k = 0; k < sc_nuses(s, (int)x); k++) {
+            size_t c = (size_t)sc_use(s, (int)x, k);
+            const uint64_t *cr = s->desc + c * w;
+            for (size_t i = c / 64; i < w; i++)
+                row[i] |= cr[i];
+            row[c / 64] |= 1ull << (c % 64);
+        }
+    }
+    for (size_t x = 0; x < n; x++) {
+        uint64_t *row = s->anc + x * w;
+        for (int k = 0; k < sc_nargs(s, (int)x); k++) {
+            size_t a = (size_t)sc_arg(s, (int)x, k);
+            const uint64_t *ar = s->anc + a * w;
+            for (size_t i = 0; i <= a / 64; i++)
+                row[i] |= ar[i];
+            row[a / 64] |= 1ull << (a % 64);
+        }
+    }
+}
+
 static void scratch_init(scratch *s, const byoc_graph *g)
 {
     s->g = g;
     s->nnodes = byoc_graph_node_count(g);
     s->output = byoc_graph_output(g);
     scratch_edges(s, g);
+    s->desc = s->anc = s->tmp_d = s->tmp_a = NULL;
+    if (s->nnodes <= BX_CAND_REACH_MAX)
+        scratch_reach(s);
     s->in = xcalloc((size_t)s->nnodes, sizeof *s->in);
     s->seen = xcalloc((size_t)s->nnodes, sizeof *s->seen);
     s->stack = xcalloc((size_t)s->nnodes, sizeof *s->stack);
@@ -188,6 +228,10 @@ static void scratch_free(scratch *s)
     free(s->uses);
     free(s->nkind);
     free(s->okind);
+    free(s->desc);
+    free(s->anc);
+    free(s->tmp_d);
+    free(s->tmp_a);
     free(s->in);
     free(s->seen);
     free(s->stack);
@@ -236,11 +280,36 @@ static bool push_outside(scratch *s, int x, int last, int *sp, bool from_member)
     return false;
 }
 
+/* With reachability: a set is convex when no outside node is both
+ * downstream of a member and upstream of one.  Such a node lies between
+ * the first and the last member, so only those words are read. */
+static bool reach_convex(scratch *s, const int *v, int n)
+{
+    size_t lo = (size_t)v[0] / 64, hi = (size_t)v[n - 1] / 64, w = s->words;
+    memset(s->tmp_d + lo, 0, sizeof *s->tmp_d * (hi - lo + 1));
+    memset(s->tmp_a + lo, 0, sizeof *s->tmp_a * (hi - lo + 1));
+    for (int i = 0; i < n; i++) {
+        const uint64_t *d = s->desc + (size_t)v[i] * w, *a = s->anc + (size_t)v[i] * w;
+        for (size_t k = lo; k <= hi; k++) {
+            s->tmp_d[k] |= d[k];
+            s->tmp_a[k] |= a[k];
+        }
+    }
+    for (int i = 0; i < n; i++)
+        s->tmp_d[(size_t)v[i] / 64] &= ~(1ull << ((size_t)v[i] % 64));
+    for (size_t k = lo; k <= hi; k++)
+        if (s->tmp_d[k] & s->tmp_a[k])
+            return false;
+    return true;
+}
+
 /* Is the marked set v[0..n) (ascending) convex? */
 static bool marked_convex(scratch *s, const int *v, int n)
 {
     if (n <= 1)
         return true;
+    if (s->desc)
+        return reach_convex(s, v, n);
     int last = v[n - 1], sp = 0;
     next_visit(s);
     for (int i = 0; i < n; i++)
