@@ -873,7 +873,6 @@ static int add_glue(gen *G, int n)
     if (added == 0)
         return n;
     qsort(G->buf2, (size_t)added, sizeof *G->buf2, cmp_int);
-    memcpy(G->buf2 + added, G->buf, sizeof *G->buf * (size_t)n);
     int *tmp = xcalloc((size_t)(n + added), sizeof *tmp);
     memcpy(tmp, G->buf, sizeof *tmp * (size_t)n);
     int k = merge_nodes(G, tmp, n, G->buf2, added);
@@ -1256,7 +1255,7 @@ static void gen_init(gen *G, const byoc_graph *g, const byoc_registry *reg,
     G->by_node_cap = xcalloc((size_t)n, sizeof *G->by_node_cap);
     G->combined_count = xcalloc((size_t)n, sizeof *G->combined_count);
     G->buf = xcalloc((size_t)n + 1, sizeof *G->buf);
-    G->buf2 = xcalloc(2 * (size_t)n + 2, sizeof *G->buf2);
+    G->buf2 = xcalloc((size_t)n + 1, sizeof *G->buf2);
 }
 
 static void gen_free(gen *G)
