@@ -796,7 +796,8 @@ static void match_pattern(gen *G, const op_index *ix, const byoc_pattern_decl *p
 {
     node_list roots = {0, 0, NULL};
     root_nodes(ix, p, p->root, &roots, 0);
-    qsort(roots.v, (size_t)roots.n, sizeof *roots.v, cmp_int);
+    if (roots.n > 1)
+        qsort(roots.v, (size_t)roots.n, sizeof *roots.v, cmp_int);
     match_ctx mc = {G, p, named};
     for (int i = 0; i < roots.n; i++)
         if (i == 0 || roots.v[i] != roots.v[i - 1])
@@ -937,7 +938,8 @@ static void downstream_sets(gen *G, size_t i, node_list *out, bool glue, bool up
             }
         }
     }
-    qsort(out->v, (size_t)out->n, sizeof *out->v, cmp_int);
+    if (out->n > 1)
+        qsort(out->v, (size_t)out->n, sizeof *out->v, cmp_int);
     int k = 0;
     for (int m = 0; m < out->n; m++)
         if (k == 0 || out->v[k - 1] != out->v[m])
