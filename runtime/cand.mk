@@ -1,2 +1,27 @@
-# (filled in by the cand module's work)
-runtime_libbyocpart_la_SOURCES += runtime/cand.h
+# Candidates: every kernel each selected target could run on a graph.
+runtime_libbyocpart_la_SOURCES += runtime/cand.c runtime/cand.h
+
+# Unit tests on hand-built graphs, with targets of each fusion style that
+# byocc compiles from tests/cand/cand_spec.byoc.
+check_PROGRAMS += tests/cand/test_cand
+TESTS += tests/cand/test_cand
+EXTRA_DIST += tests/cand/cand_spec.byoc
+CLEANFILES += tests/cand/cand_spec.c tests/cand/cand_spec.h
+tests/cand/cand_spec.c: $(BYOCC_BUILT) lib/relay.byoc
+tests/cand/cand_spec.h: tests/cand/cand_spec.c
+nodist_tests_cand_test_cand_SOURCES = tests/cand/cand_spec.c
+tests_cand_test_cand_SOURCES = tests/cand/test_cand.c
+tests_cand_test_cand_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/tests/cand
+tests_cand_test_cand_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_cand_test_cand_LDADD = $(PART_TESTS_LIBS)
+$(tests_cand_test_cand_OBJECTS): tests/cand/cand_spec.h
+
+# Every shared Relay model with the tour GPU's targets: candidates convex,
+# in bounds, covering every call; skipped when ../shared/models is absent.
+check_PROGRAMS += tests/cand/models_cand
+TESTS += tests/cand/models_cand
+nodist_tests_cand_models_cand_SOURCES = examples/tour_gpu.c
+tests_cand_models_cand_SOURCES = tests/cand/models_cand.c
+tests_cand_models_cand_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/examples
+tests_cand_models_cand_LDADD = $(PART_TESTS_LIBS)
+$(tests_cand_models_cand_OBJECTS): examples/tour_gpu.h

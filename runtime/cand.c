@@ -1,0 +1,1446 @@
+/* Candidates: every kernel each selected target could run on a graph.
+ *
+ * Per target, three sources feed one pool.  Named patterns are matched and
+ * each holding match is emitted as it is, a one-composite kernel.  The
+ * target's base kernels are the holding matches of its `supports` rules (or,
+ * for `supports *`, every call as a singleton).  Under `fusion none` the
+ * base kernels are the candidates.  Under `fusion tvm` they are combined as
+ * Apache TVM's Collage MakeTVMPartitionRule does: in rounds, a kernel found
+ * in the last round (upstream) is joined with a kernel that one of its
+ * members feeds directly (downstream) when a ByKind rule fires
+ * (out_elemwise_fusable -> broadcast, broadcast -> comm_reduce, injective ->
+ * injective, compared on the max kind of each side) and the depths add up
+ * to at most max_depth; a tuple feeding an injective kernel is absorbed
+ * with one producer per field (TupleArg), a projection reading a new kernel
+ * is absorbed (TupleProj); at the end only valid kernels remain (one exit,
+ * no taps, within max_depth).  Under `fusion any` base kernels touching
+ * each other (an edge in either direction, directly or through tuples and
+ * projections, which join the union) are combined in rounds within
+ * max_nodes and max_depth, and the maximal convex regions of supported
+ * nodes are added.  Every union must be convex to be kept at all; exits and
+ * `partition where` rules decide only whether a kernel is emitted, so an
+ * intermediate that fails them may still grow into one that passes.
+ *
+ * The bound.  Let b be the target's growth bound: max_depth for `fusion
+ * tvm`, max_nodes for `fusion any`, BX_CAND_DEFAULT_BOUND when that is 0,
+ * and at most BX_CAND_DEFAULT_BOUND in any case.  A combined kernel is kept
+ * only while each call in it lies in fewer than K = 4 * b combined kernels
+ * of the target (so K <= 32), there are at most BX_CAND_ROUNDS rounds, and a
+ * TupleArg firing yields at most BX_CAND_TUPLE_UNIONS unions.  So a target
+ * has at most (base kernels) + K * (calls) + (calls) candidates (the last
+ * term the maximal regions), and a round costs O(new kernels * neighbours
+ * * K * kernel size): polynomial, and in practice near-linear in the
+ * graph.  Kernels are deduplicated through a hash of their node set in
+ * every round, so the same set reached twice is counted once.
+ *
+ * Convexity (no path leaves a set and comes back) is checked by a search
+ * from the members' outside consumers over nodes numbered below the last
+ * member: numbering is topological, so nothing past it can lead back. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cand.h"
+#include "die.h"
+#include "errfmt.h"
+#include "hash.h"
+#include "match.h"
+
+#define BX_CAND_DEFAULT_BOUND 8
+#define BX_CAND_ROUNDS 16
+#define BX_CAND_TUPLE_UNIONS 8
+/* 2 * n^2 bits of reachability: 16 MiB at this size */
+#define BX_CAND_REACH_MAX 8192
+
+/* ---- small helpers ------------------------------------------------------- */
+
+static void *xrealloc(void *p, size_t size)
+{
+    void *q = realloc(p, size ? size : 1);
+    if (!q)
+        bx_die("out of memory");
+    return q;
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        bx_die("out of memory");
+    return p;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+static uint64_t hash_nodes(const int *v, int n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (int i = 0; i < n; i++) {
+        h ^= (uint64_t)(uint32_t)v[i];
+        h *= 0x100000001b3ull;
+        h ^= h >> 29;
+    }
+    return h ^ (uint64_t)n;
+}
+
+static bool is_call(const byoc_graph *g, int n) { return byoc_node_kind_of(g, n) == BYOC_N_CALL; }
+
+static bool is_glue(const byoc_graph *g, int n)
+{
+    byoc_node_kind k = byoc_node_kind_of(g, n);
+    return k == BYOC_N_TUPLE || k == BYOC_N_PROJ;
+}
+
+/* TVM's kind of a node: tuples and projections are injective, opaque calls
+ * (ops the registry does not know) opaque. */
+static int node_kind(const byoc_graph *g, int n)
+{
+    if (is_glue(g, n))
+        return BYOC_OPK_INJECTIVE;
+    const byoc_op_decl *op = byoc_node_op(g, n);
+    return op && !byoc_node_is_opaque(g, n) ? (int)op->kind : BYOC_OPK_OPAQUE;
+}
+
+/* ---- node sets: marks, convexity, depth, exits -------------------------- */
+
+/* Scratch over the graph's nodes, reused by every check: a set is "marked"
+ * when in[n] == stamp, which makes clearing free. */
+typedef struct scratch {
+    const byoc_graph *g;
+    int nnodes, output;
+    /* the graph's edges, copied out of it once: they are read in every
+     * inner loop */
+    int *arg_off, *args, *use_off, *uses;
+    unsigned char *nkind, *okind;
+    /* reachability, for graphs up to BX_CAND_REACH_MAX nodes: row x of
+     * desc holds the nodes x reaches, row x of anc those that reach x */
+    size_t words;
+    uint64_t *desc, *anc, *tmp_d, *tmp_a;
+    unsigned *in, stamp;
+    unsigned *seen, vstamp;
+    int *stack, *depth;
+} scratch;
+
+static int sc_nargs(const scratch *s, int x) { return s->arg_off[x + 1] - s->arg_off[x]; }
+static int sc_arg(const scratch *s, int x, int k) { return s->args[s->arg_off[x] + k]; }
+static int sc_nuses(const scratch *s, int x) { return s->use_off[x + 1] - s->use_off[x]; }
+static int sc_use(const scratch *s, int x, int k) { return s->uses[s->use_off[x] + k]; }
+static bool sc_call(const scratch *s, int x) { return s->nkind[x] == BYOC_N_CALL; }
+static bool sc_glue(const scratch *s, int x)
+{
+    return s->nkind[x] == BYOC_N_TUPLE || s->nkind[x] == BYOC_N_PROJ;
+}
+static int sc_kind(const scratch *s, int x) { return s->okind[x]; }
+
+/* Arguments and consumers as flat arrays (arguments that are no node,
+ * should a reader leave one, are dropped). */
+static void scratch_edges(scratch *s, const byoc_graph *g)
+{
+    int n = s->nnodes, na = 0;
+    s->arg_off = xcalloc((size_t)n + 1, sizeof *s->arg_off);
+    s->use_off = xcalloc((size_t)n + 2, sizeof *s->use_off);
+    s->nkind = xcalloc((size_t)n, 1);
+    s->okind = xcalloc((size_t)n, 1);
+    for (int x = 0; x < n; x++) {
+        s->nkind[x] = (unsigned char)byoc_node_kind_of(g, x);
+        s->okind[x] = (unsigned char)node_kind(g, x);
+        na += byoc_node_arg_count(g, x);
+    }
+    s->args = xcalloc((size_t)na, sizeof *s->args);
+    s->uses = xcalloc((size_t)na, sizeof *s->uses);
+    int k = 0;
+    for (int x = 0; x < n; x++) {
+        s->arg_off[x] = k;
+        for (int i = 0; i < byoc_node_arg_count(g, x); i++) {
+            int a = byoc_node_arg(g, x, i);
+            if (a >= 0 && a < n) {
+                s->args[k++] = a;
+                s->use_off[a + 2]++;
+            }
+        }
+    }
+    s->arg_off[n] = k;
+    /* consumers in increasing order, each once per use */
+    for (int x = 0; x < n; x++)
+        s->use_off[x + 2] += s->use_off[x + 1];
+    for (int x = 0; x < n; x++)
+        for (int i = s->arg_off[x]; i < s->arg_off[x + 1]; i++)
+            s->uses[s->use_off[s->args[i] + 1]++] = x;
+}
+
+/* desc and anc, row by row in reverse and forward topological order. */
+static void scratch_reach(scratch *s)
+{
+    size_t n = (size_t)s->nnodes, w = (n + 63) / 64;
+    s->words = w;
+    s->desc = xcalloc(n * w, sizeof *s->desc);
+    s->anc = xcalloc(n * w, sizeof *s->anc);
+    s->tmp_d = xcalloc(w, sizeof *s->tmp_d);
+    s->tmp_a = xcalloc(w, sizeof *s->tmp_a);
+    for (size_t x = n; x-- > 0;) {
+        uint64_t *row = s->desc + x * w;
+        for (int k = 0; k < sc_nuses(s, (int)x); k++) {
+            size_t c = (size_t)sc_use(s, (int)x, k);
+            const uint64_t *cr = s->desc + c * w;
+            for (size_t i = c / 64; i < w; i++)
+                row[i] |= cr[i];
+            row[c / 64] |= 1ull << (c % 64);
+        }
+    }
+    for (size_t x = 0; x < n; x++) {
+        uint64_t *row = s->anc + x * w;
+        for (int k = 0; k < sc_nargs(s, (int)x); k++) {
+            size_t a = (size_t)sc_arg(s, (int)x, k);
+            const uint64_t *ar = s->anc + a * w;
+            for (size_t i = 0; i <= a / 64; i++)
+                row[i] |= ar[i];
+            row[a / 64] |= 1ull << (a % 64);
+        }
+    }
+}
+
+static void scratch_init(scratch *s, const byoc_graph *g)
+{
+    s->g = g;
+    s->nnodes = byoc_graph_node_count(g);
+    s->output = byoc_graph_output(g);
+    scratch_edges(s, g);
+    s->desc = s->anc = s->tmp_d = s->tmp_a = NULL;
+    if (s->nnodes <= BX_CAND_REACH_MAX)
+        scratch_reach(s);
+    s->in = xcalloc((size_t)s->nnodes, sizeof *s->in);
+    s->seen = xcalloc((size_t)s->nnodes, sizeof *s->seen);
+    s->stack = xcalloc((size_t)s->nnodes, sizeof *s->stack);
+    s->depth = xcalloc((size_t)s->nnodes, sizeof *s->depth);
+    s->stamp = s->vstamp = 0;
+}
+
+static void scratch_free(scratch *s)
+{
+    free(s->arg_off);
+    free(s->args);
+    free(s->use_off);
+    free(s->uses);
+    free(s->nkind);
+    free(s->okind);
+    free(s->desc);
+    free(s->anc);
+    free(s->tmp_d);
+    free(s->tmp_a);
+    free(s->in);
+    free(s->seen);
+    free(s->stack);
+    free(s->depth);
+}
+
+static void mark_set(scratch *s, const int *v, int n)
+{
+    if (++s->stamp == 0) {
+        memset(s->in, 0, sizeof *s->in * (size_t)s->nnodes);
+        s->stamp = 1;
+    }
+    for (int i = 0; i < n; i++)
+        s->in[v[i]] = s->stamp;
+}
+
+static bool marked(const scratch *s, int n) { return s->in[n] == s->stamp; }
+
+static void next_visit(scratch *s)
+{
+    if (++s->vstamp == 0) {
+        memset(s->seen, 0, sizeof *s->seen * (size_t)s->nnodes);
+        s->vstamp = 1;
+    }
+}
+
+/* Push the unseen outside consumers of x below `last`; true if one of
+ * them is a member (a path came back). */
+static bool push_outside(scratch *s, int x, int last, int *sp, bool from_member)
+{
+    int nc = sc_nuses(s, x);
+    for (int i = 0; i < nc; i++) {
+        int c = sc_use(s, x, i);
+        if (c > last)
+            break; /* consumers come in increasing order */
+        if (marked(s, c)) {
+            if (!from_member)
+                return true;
+            continue;
+        }
+        if (s->seen[c] != s->vstamp) {
+            s->seen[c] = s->vstamp;
+            s->stack[(*sp)++] = c;
+        }
+    }
+    return false;
+}
+
+/* With reachability: a set is convex when no outside node is both
+ * downstream of a member and upstream of one.  Such a node lies between
+ * the first and the last member, so only those words are read. */
+static bool reach_convex(scratch *s, const int *v, int n)
+{
+    size_t lo = (size_t)v[0] / 64, hi = (size_t)v[n - 1] / 64, w = s->words;
+    memset(s->tmp_d + lo, 0, sizeof *s->tmp_d * (hi - lo + 1));
+    memset(s->tmp_a + lo, 0, sizeof *s->tmp_a * (hi - lo + 1));
+    for (int i = 0; i < n; i++) {
+        const uint64_t *d = s->desc + (size_t)v[i] * w, *a = s->anc + (size_t)v[i] * w;
+        for (size_t k = lo; k <= hi; k++) {
+            s->tmp_d[k] |= d[k];
+            s->tmp_a[k] |= a[k];
+        }
+    }
+    for (int i = 0; i < n; i++)
+        s->tmp_d[(size_t)v[i] / 64] &= ~(1ull << ((size_t)v[i] % 64));
+    for (size_t k = lo; k <= hi; k++)
+        if (s->tmp_d[k] & s->tmp_a[k])
+            return false;
+    return true;
+}
+
+/* Is the marked set v[0..n) (ascending) convex? */
+static bool marked_convex(scratch *s, const int *v, int n)
+{
+    if (n <= 1)
+        return true;
+    if (s->desc)
+        return reach_convex(s, v, n);
+    int last = v[n - 1], sp = 0;
+    next_visit(s);
+    for (int i = 0; i < n; i++)
+        push_outside(s, v[i], last, &sp, true);
+    while (sp > 0)
+        if (push_outside(s, s->stack[--sp], last, &sp, false))
+            return false;
+    return true;
+}
+
+/* Calls on the longest path inside the marked set v[0..n). */
+static int marked_depth(scratch *s, const int *v, int n)
+{
+    int best = 0;
+    for (int i = 0; i < n; i++) {
+        int x = v[i], d = 0;
+        for (int k = 0; k < sc_nargs(s, x); k++) {
+            int a = sc_arg(s, x, k);
+            if (a >= 0 && marked(s, a) && s->depth[a] > d)
+                d = s->depth[a];
+        }
+        s->depth[x] = d + (sc_call(s, x) ? 1 : 0);
+        if (s->depth[x] > best)
+            best = s->depth[x];
+    }
+    return best;
+}
+
+/* Members whose result leaves the marked set (or is the graph's result).
+ * A tuple-valued member read through several outside projections is one
+ * exit: the kernel returns that tuple once.  *taps counts exits that are
+ * also read inside. */
+static int marked_exits(scratch *s, const int *v, int n, int *taps)
+{
+    int exits = 0;
+    *taps = 0;
+    for (int i = 0; i < n; i++) {
+        bool out = v[i] == s->output, inside = false;
+        for (int k = 0; k < sc_nuses(s, v[i]); k++) {
+            if (marked(s, sc_use(s, v[i], k)))
+                inside = true;
+            else
+                out = true;
+        }
+        exits += out;
+        *taps += out && inside;
+    }
+    return exits;
+}
+
+static int count_calls(const scratch *s, const int *v, int n)
+{
+    int c = 0;
+    for (int i = 0; i < n; i++)
+        c += sc_call(s, v[i]);
+    return c;
+}
+
+int bx_convex(const byoc_graph *g, const int *nodes, int n)
+{
+    if (n <= 1)
+        return 1;
+    int *v = xcalloc((size_t)n, sizeof *v);
+    memcpy(v, nodes, sizeof *v * (size_t)n);
+    qsort(v, (size_t)n, sizeof *v, cmp_int);
+    scratch s;
+    scratch_init(&s, g);
+    mark_set(&s, v, n);
+    bool ok = marked_convex(&s, v, n);
+    scratch_free(&s);
+    free(v);
+    return ok;
+}
+
+int bx_partition_rules_hold(const byoc_graph *g, const byoc_registry *reg,
+                            const byoc_target_decl *t, const int *nodes, int n,
+                            int *rule, int *clause)
+{
+    if (rule)
+        *rule = -1;
+    if (clause)
+        *clause = -1;
+    int nr = byoc_target_partition_rule_count(reg, t);
+    for (int i = 0; i < nr; i++) {
+        const byoc_predicate_decl *p = byoc_target_partition_rule_at(reg, t, i);
+        if (!p->fn)
+            continue;
+        byoc_eval ev;
+        memset(&ev, 0, sizeof ev);
+        ev.graph = g;
+        ev.options = byoc_target_options(reg, t);
+        ev.noptions = t->noptions;
+        ev.part = nodes;
+        ev.npart = n;
+        ev.failed_clause = -1;
+        if (!p->fn(&ev)) {
+            if (rule)
+                *rule = i;
+            if (clause)
+                *clause = ev.failed_clause;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* ---- sets of node sets ---------------------------------------------------- */
+
+/* A node set with what combining needs to know about it. */
+typedef struct wcand {
+    int *nodes;             /* ascending, in the generation's arena */
+    int n, ncalls, depth, kind;
+    uint64_t hash;
+    bool base;              /* a rule match, not a combination */
+    const byoc_pattern_decl *pattern;
+} wcand;
+
+/* Open addressing over indices into a wcand array, keyed by node set. */
+typedef struct settab {
+    uint32_t *slots;        /* 0: empty, else 1 + index */
+    size_t cap;
+} settab;
+
+static void settab_free(settab *t) { free(t->slots); }
+
+static bool same_nodes(const wcand *c, const int *v, int n)
+{
+    return c->n == n && memcmp(c->nodes, v, sizeof *v * (size_t)n) == 0;
+}
+
+/* The index of the set equal to v, or -1; *slot is where to insert it. */
+static long settab_find(const settab *t, const wcand *all, const int *v, int n, uint64_t h,
+                        size_t *slot)
+{
+    size_t mask = t->cap - 1, i = (size_t)h & mask;
+    for (; t->slots[i]; i = (i + 1) & mask) {
+        const wcand *c = &all[t->slots[i] - 1];
+        if (c->hash == h && same_nodes(c, v, n))
+            return (long)t->slots[i] - 1;
+    }
+    *slot = i;
+    return -1;
+}
+
+static void settab_grow(settab *t, const wcand *all, size_t count)
+{
+    if (t->cap && count * 2 < t->cap)
+        return;
+    size_t cap = t->cap ? t->cap * 2 : 64;
+    while (count * 2 >= cap)
+        cap *= 2;
+    free(t->slots);
+    t->slots = xcalloc(cap, sizeof *t->slots);
+    t->cap = cap;
+    for (size_t k = 0; k < count; k++) {
+        size_t i = (size_t)all[k].hash & (cap - 1);
+        while (t->slots[i])
+            i = (i + 1) & (cap - 1);
+        t->slots[i] = (uint32_t)k + 1;
+    }
+}
+
+/* ---- the generation for one target ---------------------------------------- */
+
+/* Why a call has no candidate yet, for the coverage error. */
+typedef struct why {
+    const byoc_pattern_decl *pattern;   /* a rule or pattern whose predicate failed */
+    int clause;
+    int target;                         /* a partition rule failed: its target */
+    int rule, rclause;
+} why;
+
+typedef struct gen {
+    const byoc_graph *g;
+    const byoc_registry *reg;
+    const byoc_target_decl *t;
+    int ti;
+    bx_cand_set *out;
+    scratch *s;
+    why *why;
+    bool *covered;
+    /* the target's settings */
+    byoc_fusion fusion;
+    bool tvm;               /* TVM's rules and validity */
+    int max_depth, max_nodes, max_exits, bound, cap_per_node;
+    double efficiency;
+    const byoc_value *options;
+    /* the work pool */
+    bx_arena arena;
+    wcand *c;
+    size_t n, cap;
+    settab tab;
+    int **by_node;          /* per node: indices of pool sets containing it */
+    int *by_node_n, *by_node_cap;
+    int *combined_count;    /* per node: combined sets containing it */
+    settab emitted;         /* what this target emitted, by node set */
+    wcand *em;
+    size_t nem, emcap;
+    int *buf, *buf2;        /* two node-sized buffers */
+} gen;
+
+static void record_fail(gen *G, const int *v, int n, const byoc_pattern_decl *p, int clause)
+{
+    for (int i = 0; i < n; i++)
+        if (!G->why[v[i]].pattern && G->why[v[i]].target < 0) {
+            G->why[v[i]].pattern = p;
+            G->why[v[i]].clause = clause;
+        }
+}
+
+static void record_rule_fail(gen *G, const int *v, int n, int rule, int clause)
+{
+    for (int i = 0; i < n; i++)
+        if (!G->why[v[i]].pattern && G->why[v[i]].target < 0) {
+            G->why[v[i]].target = G->ti;
+            G->why[v[i]].rule = rule;
+            G->why[v[i]].rclause = clause;
+        }
+}
+
+/* Whether the set (marked in scratch) may be a kernel on its own: exits,
+ * taps and partition rules, with the reason counted. */
+static bool emittable(gen *G, const int *v, int n, bool count)
+{
+    bx_cand_stats *st = &G->out->stats;
+    int taps, exits = marked_exits(G->s, v, n, &taps);
+    if ((G->max_exits > 0 && exits > G->max_exits) || (G->tvm && taps > 0)) {
+        st->rejected_exits += count;
+        return false;
+    }
+    int rule, clause;
+    if (!bx_partition_rules_hold(G->g, G->reg, G->t, v, n, &rule, &clause)) {
+        st->rejected_partition_rule += count;
+        record_rule_fail(G, v, n, rule, clause);
+        return false;
+    }
+    return true;
+}
+
+/* Within convexity, max_depth and max_nodes (the properties a set must
+ * have to be grown from).  Marks v as a side effect. */
+static bool growable(gen *G, const int *v, int n, int *depth, int *ncalls, bool count)
+{
+    bx_cand_stats *st = &G->out->stats;
+    mark_set(G->s, v, n);
+    *ncalls = count_calls(G->s, v, n);
+    if (G->max_nodes > 0 && *ncalls > G->max_nodes) {
+        st->rejected_nodes += count;
+        return false;
+    }
+    *depth = marked_depth(G->s, v, n);
+    if (G->max_depth > 0 && *depth > G->max_depth) {
+        st->rejected_depth += count;
+        return false;
+    }
+    if (!marked_convex(G->s, v, n)) {
+        st->rejected_nonconvex += count;
+        return false;
+    }
+    return true;
+}
+
+/* Emit one candidate of this target unless it repeats one already emitted. */
+static void emit(gen *G, const int *v, int n, const byoc_pattern_decl *named)
+{
+    uint64_t h = hash_nodes(v, n);
+    size_t slot = 0;
+    settab_grow(&G->emitted, G->em, G->nem);
+    if (settab_find(&G->emitted, G->em, v, n, h, &slot) >= 0) {
+        G->out->stats.duplicates++;
+        return;
+    }
+    if (G->nem == G->emcap) {
+        G->emcap = G->emcap ? G->emcap * 2 : 64;
+        G->em = xrealloc(G->em, sizeof *G->em * G->emcap);
+    }
+    bx_arena *A = &G->out->arena;
+    int *nodes = bx_arena_memdup(A, v, sizeof *v * (size_t)n);
+    G->em[G->nem] = (wcand){.nodes = nodes, .n = n, .hash = h};
+    G->emitted.slots[slot] = (uint32_t)++G->nem;
+    bx_cand_set *S = G->out;
+    if (S->n == S->cap) {
+        S->cap = S->cap ? S->cap * 2 : 256;
+        S->cands = xrealloc(S->cands, sizeof *S->cands * S->cap);
+    }
+    bx_cand *c = &S->cands[S->n++];
+    memset(c, 0, sizeof *c);
+    c->target = G->ti;
+    c->nnodes = n;
+    c->nodes = nodes;
+    c->efficiency = G->efficiency;
+    if (named) {
+        bx_comp *comp = BX_NEW(A, bx_comp);
+        comp->pattern = named;
+        comp->nnodes = n;
+        comp->nodes = nodes;
+        c->ncomps = 1;
+        c->comps = comp;
+        c->pattern = named;
+        if (named->efficiency > 0)
+            c->efficiency = named->efficiency;
+    }
+    for (int i = 0; i < n; i++)
+        G->covered[v[i]] = true;
+}
+
+/* Add v (ascending, already checked growable, so marked) to the pool;
+ * returns its index, or -1 when it is there already or over the cap. */
+static long pool_add(gen *G, const int *v, int n, int depth, int ncalls, bool base,
+                     const byoc_pattern_decl *p)
+{
+    uint64_t h = hash_nodes(v, n);
+    size_t slot = 0;
+    settab_grow(&G->tab, G->c, G->n);
+    if (settab_find(&G->tab, G->c, v, n, h, &slot) >= 0) {
+        G->out->stats.duplicates++;
+        return -1;
+    }
+    if (!base)
+        for (int i = 0; i < n; i++)
+            if (sc_call(G->s, v[i]) && G->combined_count[v[i]] >= G->cap_per_node)
+                return -1;
+    if (G->n == G->cap) {
+        G->cap = G->cap ? G->cap * 2 : 256;
+        G->c = xrealloc(G->c, sizeof *G->c * G->cap);
+    }
+    int kind = BYOC_OPK_ELEMWISE;
+    for (int i = 0; i < n; i++) {
+        int k = sc_kind(G->s, v[i]);
+        kind = k > kind ? k : kind;
+    }
+    wcand *c = &G->c[G->n];
+    *c = (wcand){.nodes = bx_arena_memdup(&G->arena, v, sizeof *v * (size_t)n),
+                 .n = n, .ncalls = ncalls, .depth = depth, .kind = kind, .hash = h,
+                 .base = base, .pattern = p};
+    G->tab.slots[slot] = (uint32_t)G->n + 1;
+    for (int i = 0; i < n; i++) {
+        int x = v[i];
+        if (G->by_node_n[x] == G->by_node_cap[x]) {
+            G->by_node_cap[x] = G->by_node_cap[x] ? G->by_node_cap[x] * 2 : 4;
+            G->by_node[x] = xrealloc(G->by_node[x], sizeof(int) * (size_t)G->by_node_cap[x]);
+        }
+        G->by_node[x][G->by_node_n[x]++] = (int)G->n;
+        if (!base)
+            G->combined_count[x]++;
+    }
+    return (long)G->n++;
+}
+
+/* ---- matching ------------------------------------------------------------- */
+
+/* Graph nodes by op name, so a pattern is tried only where its root can
+ * match: calls of its root's ops, or tuples, or projections. */
+typedef struct node_list {
+    int n, cap;
+    int *v;
+} node_list;
+
+typedef struct op_index {
+    bx_hash by_op;          /* op name -> node_list */
+    node_list tuples, projs;
+    node_list *lists;
+    int nlists;
+} op_index;
+
+static void list_push(node_list *l, int x)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 8;
+        l->v = xrealloc(l->v, sizeof *l->v * (size_t)l->cap);
+    }
+    l->v[l->n++] = x;
+}
+
+static void index_build(op_index *ix, const byoc_graph *g)
+{
+    memset(ix, 0, sizeof *ix);
+    bx_hash_init(&ix->by_op);
+    int n = byoc_graph_node_count(g);
+    ix->lists = xcalloc((size_t)n, sizeof *ix->lists);
+    for (int i = 0; i < n; i++) {
+        byoc_node_kind k = byoc_node_kind_of(g, i);
+        if (k == BYOC_N_TUPLE)
+            list_push(&ix->tuples, i);
+        else if (k == BYOC_N_PROJ)
+            list_push(&ix->projs, i);
+        else if (k == BYOC_N_CALL) {
+            const char *op = byoc_node_op_name(g, i);
+            node_list *l = bx_hash_get(&ix->by_op, op);
+            if (!l) {
+                l = &ix->lists[ix->nlists++];
+                bx_hash_put(&ix->by_op, op, l);
+            }
+            list_push(l, i);
+        }
+    }
+}
+
+static void index_free(op_index *ix)
+{
+    for (int i = 0; i < ix->nlists; i++)
+        free(ix->lists[i].v);
+    free(ix->lists);
+    free(ix->tuples.v);
+    free(ix->projs.v);
+    bx_hash_free(&ix->by_op);
+}
+
+/* The graph nodes a pattern's root pnode could match, appended to out
+ * (duplicates are harmless: roots are sorted and deduplicated after). */
+static void root_nodes(const op_index *ix, const byoc_pattern_decl *p, int pn, node_list *out,
+                       int depth)
+{
+    const byoc_pnode *q = &p->nodes[pn];
+    if (depth > 32)
+        return;
+    switch ((byoc_pkind)q->kind) {
+    case BYOC_PAT_CALL:
+        for (int i = 0; i < q->nops; i++) {
+            const node_list *l = bx_hash_get(&ix->by_op, q->ops[i]);
+            for (int k = 0; l && k < l->n; k++)
+                list_push(out, l->v[k]);
+        }
+        break;
+    case BYOC_PAT_ALT:
+        for (int i = 0; i < q->nkids; i++)
+            root_nodes(ix, p, q->kids[i], out, depth + 1);
+        break;
+    case BYOC_PAT_TUPLE:
+    case BYOC_PAT_TUPLE_ANY:
+        for (int k = 0; k < ix->tuples.n; k++)
+            list_push(out, ix->tuples.v[k]);
+        break;
+    case BYOC_PAT_PROJ:
+        for (int k = 0; k < ix->projs.n; k++)
+            list_push(out, ix->projs.v[k]);
+        break;
+    case BYOC_PAT_WILD:
+    case BYOC_PAT_CONST:
+        break; /* a kernel with no members: never a candidate */
+    }
+}
+
+typedef struct match_ctx {
+    gen *G;
+    const byoc_pattern_decl *p;
+    bool named;
+} match_ctx;
+
+static int on_match(const bx_match *m, void *vctx)
+{
+    match_ctx *mc = vctx;
+    gen *G = mc->G;
+    G->out->stats.matches++;
+    int clause;
+    if (!bx_match_holds(G->g, mc->p, m, G->options, G->t->noptions, &clause)) {
+        G->out->stats.failed_predicate++;
+        record_fail(G, m->members, m->nmembers, mc->p, clause);
+        return 0;
+    }
+    if (count_calls(G->s, m->members, m->nmembers) == 0)
+        return 0;
+    int depth, ncalls;
+    if (mc->named) {
+        if (growable(G, m->members, m->nmembers, &depth, &ncalls, true)
+            && emittable(G, m->members, m->nmembers, true))
+            emit(G, m->members, m->nmembers, mc->p);
+        return 0;
+    }
+    /* A rule match is a base kernel whatever its bounds: a rule that names
+     * a three-op chain is one kernel even under max_depth 1. */
+    mark_set(G->s, m->members, m->nmembers);
+    depth = marked_depth(G->s, m->members, m->nmembers);
+    ncalls = count_calls(G->s, m->members, m->nmembers);
+    if (!marked_convex(G->s, m->members, m->nmembers)) {
+        G->out->stats.rejected_nonconvex++;
+        return 0;
+    }
+    pool_add(G, m->members, m->nmembers, depth, ncalls, true, mc->p);
+    return 0;
+}
+
+static void match_pattern(gen *G, const op_index *ix, const byoc_pattern_decl *p, bool named)
+{
+    node_list roots = {0, 0, NULL};
+    root_nodes(ix, p, p->root, &roots, 0);
+    if (roots.n > 1)
+        qsort(roots.v, (size_t)roots.n, sizeof *roots.v, cmp_int);
+    match_ctx mc = {G, p, named};
+    for (int i = 0; i < roots.n; i++)
+        if (i == 0 || roots.v[i] != roots.v[i - 1])
+            bx_match_at(G->g, p, roots.v[i], on_match, &mc);
+    free(roots.v);
+}
+
+/* `supports *`: every call is a base kernel on its own. */
+static void add_singletons(gen *G)
+{
+    int n = byoc_graph_node_count(G->g);
+    for (int i = 0; i < n; i++)
+        if (sc_call(G->s, i)) {
+            mark_set(G->s, &i, 1);
+            pool_add(G, &i, 1, 1, 1, true, NULL);
+        }
+}
+
+/* ---- combining ------------------------------------------------------------ */
+
+static bool disjoint(gen *G, const wcand *a, const wcand *b)
+{
+    mark_set(G->s, a->nodes, a->n);
+    for (int i = 0; i < b->n; i++)
+        if (marked(G->s, b->nodes[i]))
+            return false;
+    return true;
+}
+
+/* Merge sorted a and b (disjoint or not) into G->buf; returns the count. */
+static int merge_nodes(gen *G, const int *a, int na, const int *b, int nb)
+{
+    int i = 0, j = 0, k = 0;
+    while (i < na || j < nb) {
+        int x = j >= nb || (i < na && a[i] <= b[j]) ? a[i++] : b[j++];
+        if (k > 0 && G->buf[k - 1] == x)
+            continue;
+        G->buf[k++] = x;
+    }
+    return k;
+}
+
+/* Tuples and projections outside the set in buf[0..n) that one member
+ * feeds and that feed a member (up to two in a row) join it, so that a
+ * union across them is convex.  Returns the new count. */
+static int add_glue(gen *G, int n)
+{
+    mark_set(G->s, G->buf, n);
+    int added = 0;
+    for (int i = 0; i < n; i++) {
+        int x = G->buf[i];
+        for (int k = 0; k < sc_nuses(G->s, x); k++) {
+            int c = sc_use(G->s, x, k);
+            if (marked(G->s, c) || !sc_glue(G->s, c))
+                continue;
+            for (int j = 0; j < sc_nuses(G->s, c); j++) {
+                int d = sc_use(G->s, c, j);
+                bool via = false;
+                if (!marked(G->s, d) && sc_glue(G->s, d))
+                    for (int l = 0; l < sc_nuses(G->s, d) && !via; l++)
+                        via = marked(G->s, sc_use(G->s, d, l));
+                if (via) {
+                    G->buf2[added++] = d;
+                    G->s->in[d] = G->s->stamp;
+                }
+                if (via || marked(G->s, d)) {
+                    G->buf2[added++] = c;
+                    G->s->in[c] = G->s->stamp;
+                    break;
+                }
+            }
+        }
+    }
+    if (added == 0)
+        return n;
+    qsort(G->buf2, (size_t)added, sizeof *G->buf2, cmp_int);
+    int *tmp = xcalloc((size_t)(n + added), sizeof *tmp);
+    memcpy(tmp, G->buf, sizeof *tmp * (size_t)n);
+    int k = merge_nodes(G, tmp, n, G->buf2, added);
+    free(tmp);
+    return k;
+}
+
+/* Try the union of pool sets i and j (plus glue under `fusion any`); adds
+ * it when it can be grown from.  Returns whether it was new. */
+static bool try_union(gen *G, size_t i, size_t j)
+{
+    const wcand *a = &G->c[i], *b = &G->c[j];
+    if (!disjoint(G, a, b))
+        return false;
+    int n = merge_nodes(G, a->nodes, a->n, b->nodes, b->n);
+    if (!G->tvm)
+        n = add_glue(G, n);
+    int depth, ncalls;
+    if (!growable(G, G->buf, n, &depth, &ncalls, false))
+        return false;
+    return pool_add(G, G->buf, n, depth, ncalls, false, NULL) >= 0;
+}
+
+/* TVM's ByKindSimpleCombinerRules: does (upstream, downstream) fire? */
+static bool tvm_rule_fires(int up, int down)
+{
+    return (up <= BYOC_OPK_OUT_ELEMWISE_FUSABLE && down <= BYOC_OPK_BROADCAST)
+           || (up <= BYOC_OPK_BROADCAST && down <= BYOC_OPK_REDUCE)
+           || (up <= BYOC_OPK_INJECTIVE && down <= BYOC_OPK_INJECTIVE);
+}
+
+/* The pool sets containing a node some member of set i feeds directly
+ * (TVM: the downstream candidates whose entry is one of i's outputs), into
+ * out without repeats, in increasing order. */
+static void downstream_sets(gen *G, size_t i, node_list *out, bool glue, bool upstream_too)
+{
+    const wcand *a = &G->c[i];
+    out->n = 0;
+    mark_set(G->s, a->nodes, a->n);
+    for (int m = 0; m < a->n; m++) {
+        int x = a->nodes[m];
+        int nc = sc_nuses(G->s, x);
+        int na = upstream_too ? sc_nargs(G->s, x) : 0;
+        for (int k = 0; k < nc + na; k++) {
+            int c = k < nc ? sc_use(G->s, x, k) : sc_arg(G->s, x, k - nc);
+            if (c < 0 || marked(G->s, c))
+                continue;
+            int hops[3] = {c, -1, -1}, nh = 1;
+            if (glue && sc_glue(G->s, c)) {
+                /* through a tuple or projection, one step further */
+                int more = k < nc ? sc_nuses(G->s, c) : sc_nargs(G->s, c);
+                for (int l = 0; l < more && nh < 3; l++)
+                    hops[nh++] = k < nc ? sc_use(G->s, c, l) : sc_arg(G->s, c, l);
+            }
+            for (int h = 0; h < nh; h++) {
+                int y = hops[h];
+                if (y < 0)
+                    continue;
+                for (int l = 0; l < G->by_node_n[y]; l++)
+                    if ((size_t)G->by_node[y][l] != i)
+                        list_push(out, G->by_node[y][l]);
+            }
+        }
+    }
+    if (out->n > 1)
+        qsort(out->v, (size_t)out->n, sizeof *out->v, cmp_int);
+    int k = 0;
+    for (int m = 0; m < out->n; m++)
+        if (k == 0 || out->v[k - 1] != out->v[m])
+            out->v[k++] = out->v[m];
+    out->n = k;
+}
+
+/* AllSimpleCombinerRule: new upstream sets with any downstream set. */
+static bool tvm_simple_round(gen *G, size_t first_new, size_t end, node_list *nb)
+{
+    bool added = false;
+    for (size_t i = first_new; i < end; i++) {
+        downstream_sets(G, i, nb, false, false);
+        for (int k = 0; k < nb->n; k++) {
+            size_t j = (size_t)nb->v[k];
+            if (j >= end)
+                continue; /* made in this round: the next round sees it */
+            const wcand *up = &G->c[i], *down = &G->c[j];
+            if (G->bound > 0 && up->depth + down->depth > G->bound)
+                continue;
+            if (!tvm_rule_fires(up->kind, down->kind))
+                continue;
+            added |= try_union(G, i, j);
+        }
+    }
+    return added;
+}
+
+/* Is node x an exit of pool set j (read outside it)? */
+static bool is_exit_of(gen *G, size_t j, int x)
+{
+    const wcand *c = &G->c[j];
+    for (int k = 0; k < sc_nuses(G->s, x); k++) {
+        int u = sc_use(G->s, x, k);
+        if (!bsearch(&u, c->nodes, (size_t)c->n, sizeof u, cmp_int))
+            return true;
+    }
+    return x == G->s->output;
+}
+
+/* Union of the sets in pick[0..n) and the tuple node t; adds it if it can
+ * be grown from. */
+static bool add_tuple_union(gen *G, const size_t *pick, int n, int t)
+{
+    int *acc = xcalloc((size_t)G->s->nnodes + 1, sizeof *acc);
+    int na = 1;
+    acc[0] = t;
+    bool ok = true;
+    for (int p = 0; p < n && ok; p++) {
+        const wcand *c = &G->c[pick[p]];
+        mark_set(G->s, acc, na);
+        for (int k = 0; k < c->n && ok; k++)
+            ok = !marked(G->s, c->nodes[k]);
+        if (!ok)
+            break;
+        qsort(acc, (size_t)na, sizeof *acc, cmp_int);
+        na = merge_nodes(G, acc, na, c->nodes, c->n);
+        memcpy(acc, G->buf, sizeof *acc * (size_t)na);
+    }
+    bool added = false;
+    int depth, ncalls;
+    if (ok) {
+        qsort(acc, (size_t)na, sizeof *acc, cmp_int);
+        if (growable(G, acc, na, &depth, &ncalls, false))
+            added = pool_add(G, acc, na, depth, ncalls, false, NULL) >= 0;
+    }
+    free(acc);
+    return added;
+}
+
+/* The unions of set i, tuple t and one producer per field of t. */
+static bool tuple_unions(gen *G, size_t i, int t, size_t end)
+{
+    int nf = sc_nargs(G->s, t);
+    if (nf <= 0)
+        return false;
+    node_list *prod = xcalloc((size_t)nf, sizeof *prod);
+    bool all = true;
+    for (int f = 0; f < nf && all; f++) {
+        int x = sc_arg(G->s, t, f);
+        for (int l = 0; x >= 0 && l < G->by_node_n[x]; l++) {
+            size_t j = (size_t)G->by_node[x][l];
+            if (j != i && j < end && G->c[j].kind <= BYOC_OPK_INJECTIVE && is_exit_of(G, j, x))
+                list_push(&prod[f], (int)j);
+        }
+        all = prod[f].n > 0;
+    }
+    bool added = false;
+    if (all) {
+        /* an odometer over the fields' producers */
+        int *at = xcalloc((size_t)nf, sizeof *at);
+        size_t *pick = xcalloc((size_t)nf + 1, sizeof *pick);
+        for (int made = 0; made < BX_CAND_TUPLE_UNIONS; made++) {
+            pick[0] = i;
+            for (int f = 0; f < nf; f++)
+                pick[f + 1] = (size_t)prod[f].v[at[f]];
+            added |= add_tuple_union(G, pick, nf + 1, t);
+            int f = 0;
+            while (f < nf && ++at[f] == prod[f].n)
+                at[f++] = 0;
+            if (f == nf)
+                break;
+        }
+        free(at);
+        free(pick);
+    }
+    for (int f = 0; f < nf; f++)
+        free(prod[f].v);
+    free(prod);
+    return added;
+}
+
+/* TupleArgCombinerRule: a new injective consumer of a tuple takes the tuple
+ * and one injective producer of each field (every combination, up to
+ * BX_CAND_TUPLE_UNIONS of them). */
+static bool tvm_tuple_round(gen *G, size_t first_new, size_t end)
+{
+    bool added = false;
+    for (size_t i = first_new; i < end; i++) {
+        if (G->c[i].kind > BYOC_OPK_INJECTIVE)
+            continue;
+        for (int m = 0; m < G->c[i].n; m++) {
+            int x = G->c[i].nodes[m];
+            for (int a = 0; a < sc_nargs(G->s, x); a++) {
+                int t = sc_arg(G->s, x, a);
+                if (t < 0 || byoc_node_kind_of(G->g, t) != BYOC_N_TUPLE
+                    || bsearch(&t, G->c[i].nodes, (size_t)G->c[i].n, sizeof t, cmp_int))
+                    continue;
+                added |= tuple_unions(G, i, t, end);
+            }
+        }
+    }
+    return added;
+}
+
+/* TupleProjCombinerRule: a new set takes a projection that reads it. */
+static bool tvm_proj_round(gen *G, size_t first_new, size_t end)
+{
+    bool added = false;
+    for (size_t i = first_new; i < end; i++) {
+        for (int m = 0; m < G->c[i].n; m++) {
+            int x = G->c[i].nodes[m];
+            for (int k = 0; k < sc_nuses(G->s, x); k++) {
+                int p = sc_use(G->s, x, k);
+                const wcand *c = &G->c[i];
+                if (byoc_node_kind_of(G->g, p) != BYOC_N_PROJ
+                    || bsearch(&p, c->nodes, (size_t)c->n, sizeof p, cmp_int))
+                    continue;
+                int n = merge_nodes(G, c->nodes, c->n, &p, 1);
+                int depth, ncalls;
+                if (growable(G, G->buf, n, &depth, &ncalls, false))
+                    added |= pool_add(G, G->buf, n, depth, ncalls, false, NULL) >= 0;
+            }
+        }
+    }
+    return added;
+}
+
+/* `fusion any`: a new set with every set touching it, either way. */
+static bool any_round(gen *G, size_t first_new, size_t end, node_list *nb)
+{
+    bool added = false;
+    for (size_t i = first_new; i < end; i++) {
+        downstream_sets(G, i, nb, true, true);
+        for (int k = 0; k < nb->n; k++) {
+            size_t j = (size_t)nb->v[k];
+            if (j >= end || (j >= first_new && j < i))
+                continue; /* later rounds, or this pair was tried from j */
+            if (G->c[i].ncalls + G->c[j].ncalls > G->bound)
+                continue; /* larger kernels come from the maximal regions */
+            added |= try_union(G, i, j);
+        }
+    }
+    return added;
+}
+
+static void combine_rounds(gen *G)
+{
+    node_list nb = {0, 0, NULL};
+    size_t first_new = 0;
+    for (int round = 0; round < BX_CAND_ROUNDS && first_new < G->n; round++) {
+        size_t end = G->n;
+        if (G->tvm) {
+            tvm_simple_round(G, first_new, end, &nb);
+            tvm_tuple_round(G, first_new, end);
+            tvm_proj_round(G, first_new, end);
+        } else {
+            any_round(G, first_new, end, &nb);
+        }
+        first_new = end;
+    }
+    free(nb.v);
+}
+
+/* ---- maximal regions (`fusion any`) --------------------------------------- */
+
+/* The base sets joined greedily in the order of their last node: a set
+ * joins the first region it reads from when the union stays convex and in
+ * bounds; what cannot join starts a region.  The regions are the connected supported parts of the
+ * graph, cut where convexity or the bounds demand. */
+typedef struct region {
+    int *nodes;             /* ascending, malloc'd */
+    int n;
+} region;
+
+static bool region_join(gen *G, region *r, const int *v, int n)
+{
+    int k = merge_nodes(G, r->nodes, r->n, v, n);
+    k = add_glue(G, k);
+    int depth, ncalls;
+    if (!growable(G, G->buf, k, &depth, &ncalls, false))
+        return false;
+    r->nodes = xrealloc(r->nodes, sizeof *r->nodes * (size_t)k);
+    memcpy(r->nodes, G->buf, sizeof *r->nodes * (size_t)k);
+    r->n = k;
+    return true;
+}
+
+static void maximal_regions(gen *G, size_t nbase)
+{
+    if (nbase == 0)
+        return;
+    int nn = G->s->nnodes;
+    region *rs = xcalloc(nbase, sizeof *rs);
+    int nr = 0;
+    int *owner = xcalloc((size_t)nn, sizeof *owner);   /* region + 1, 0: none */
+    size_t *order = xcalloc(nbase, sizeof *order);
+    for (size_t i = 0; i < nbase; i++)
+        order[i] = i;
+    /* insertion sort by (last node, first node, index): n is the number of
+     * base sets, and most come in this order already */
+    for (size_t i = 1; i < nbase; i++) {
+        size_t x = order[i], k = i;
+        while (k > 0) {
+            const wcand *a = &G->c[order[k - 1]], *b = &G->c[x];
+            int la = a->nodes[a->n - 1], lb = b->nodes[b->n - 1];
+            if (la < lb || (la == lb && a->nodes[0] <= b->nodes[0]))
+                break;
+            order[k] = order[k - 1];
+            k--;
+        }
+        order[k] = x;
+    }
+    for (size_t o = 0; o < nbase; o++) {
+        const wcand *b = &G->c[order[o]];
+        /* regions this set touches (a member's argument, through glue) */
+        int target = -1;
+        for (int m = 0; m < b->n && target < 0; m++) {
+            int x = b->nodes[m];
+            for (int a = 0; a < sc_nargs(G->s, x) && target < 0; a++) {
+                int y = sc_arg(G->s, x, a);
+                if (y >= 0 && !owner[y] && sc_glue(G->s, y) && sc_nargs(G->s, y) > 0)
+                    y = sc_arg(G->s, y, 0);
+                if (y >= 0 && owner[y]
+                    && region_join(G, &rs[owner[y] - 1], b->nodes, b->n))
+                    target = owner[y] - 1;
+            }
+        }
+        if (target < 0) {
+            target = nr++;
+            rs[target].nodes = xcalloc((size_t)b->n, sizeof(int));
+            memcpy(rs[target].nodes, b->nodes, sizeof(int) * (size_t)b->n);
+            rs[target].n = b->n;
+        }
+        for (int m = 0; m < rs[target].n; m++)
+            owner[rs[target].nodes[m]] = target + 1;
+    }
+    for (int r = 0; r < nr; r++) {
+        int depth, ncalls;
+        if (growable(G, rs[r].nodes, rs[r].n, &depth, &ncalls, false) && ncalls > 0
+            && emittable(G, rs[r].nodes, rs[r].n, true))
+            emit(G, rs[r].nodes, rs[r].n, NULL);
+        free(rs[r].nodes);
+    }
+    free(rs);
+    free(owner);
+    free(order);
+}
+
+/* ---- one target ------------------------------------------------------------ */
+
+static void gen_init(gen *G, const byoc_graph *g, const byoc_registry *reg,
+                     const byoc_target_decl *t, int ti, bx_cand_set *out, scratch *s, why *w,
+                     bool *covered)
+{
+    memset(G, 0, sizeof *G);
+    G->g = g;
+    G->reg = reg;
+    G->t = t;
+    G->ti = ti;
+    G->out = out;
+    G->s = s;
+    G->why = w;
+    G->covered = covered;
+    G->fusion = byoc_target_fusion(reg, t);
+    G->tvm = G->fusion == BYOC_FUSION_TVM;
+    G->max_depth = byoc_target_max_depth(reg, t);
+    G->max_nodes = byoc_target_max_nodes(reg, t);
+    G->max_exits = byoc_target_max_exits(reg, t);
+    if (G->tvm && G->max_exits == 0)
+        G->max_exits = 1; /* TVM's OnlyValidPartitionRule */
+    int b = G->tvm ? G->max_depth : G->max_nodes;
+    if (b <= 0 || b > BX_CAND_DEFAULT_BOUND)
+        b = BX_CAND_DEFAULT_BOUND;
+    /* TVM bounds the sum of two depths by max_depth (unbounded: b); under
+     * `fusion any` the rounds make kernels of up to b calls */
+    G->bound = G->tvm && G->max_depth > 0 ? G->max_depth : b;
+    G->cap_per_node = 4 * b;
+    G->efficiency = byoc_target_efficiency(reg, t);
+    G->options = byoc_target_options(reg, t);
+    bx_arena_init(&G->arena);
+    int n = s->nnodes;
+    G->by_node = xcalloc((size_t)n, sizeof *G->by_node);
+    G->by_node_n = xcalloc((size_t)n, sizeof *G->by_node_n);
+    G->by_node_cap = xcalloc((size_t)n, sizeof *G->by_node_cap);
+    G->combined_count = xcalloc((size_t)n, sizeof *G->combined_count);
+    G->buf = xcalloc((size_t)n + 1, sizeof *G->buf);
+    G->buf2 = xcalloc((size_t)n + 1, sizeof *G->buf2);
+}
+
+static void gen_free(gen *G)
+{
+    for (int i = 0; i < G->s->nnodes; i++)
+        free(G->by_node[i]);
+    free(G->by_node);
+    free(G->by_node_n);
+    free(G->by_node_cap);
+    free(G->combined_count);
+    free(G->buf);
+    free(G->buf2);
+    free(G->c);
+    free(G->em);
+    settab_free(&G->tab);
+    settab_free(&G->emitted);
+    bx_arena_free(&G->arena);
+}
+
+/* The pool's sets that may be kernels, in the order they were found. */
+static void emit_pool(gen *G)
+{
+    bx_cand_stats *st = &G->out->stats;
+    for (size_t i = 0; i < G->n; i++) {
+        wcand *c = &G->c[i];
+        if (c->ncalls == 0)
+            continue;
+        mark_set(G->s, c->nodes, c->n);
+        if (G->max_depth > 0 && c->depth > G->max_depth) {
+            st->rejected_depth++;
+            continue;
+        }
+        if (G->max_nodes > 0 && c->ncalls > G->max_nodes) {
+            st->rejected_nodes++;
+            continue;
+        }
+        if (emittable(G, c->nodes, c->n, true))
+            emit(G, c->nodes, c->n, NULL);
+    }
+}
+
+static void gen_target(gen *G, const op_index *ix)
+{
+    const byoc_registry *reg = G->reg;
+    const byoc_target_decl *t = G->t;
+    int np = byoc_target_pattern_count(reg, t);
+    for (int i = 0; i < np; i++)
+        match_pattern(G, ix, byoc_target_pattern_at(reg, t, i), true);
+    if (byoc_target_supports_all(reg, t))
+        add_singletons(G);
+    int nr = byoc_target_rule_count(reg, t);
+    for (int i = 0; i < nr; i++)
+        match_pattern(G, ix, byoc_target_rule_at(reg, t, i), false);
+    size_t nbase = G->n;
+    if (G->fusion != BYOC_FUSION_NONE)
+        combine_rounds(G);
+    emit_pool(G);
+    if (G->fusion == BYOC_FUSION_ANY)
+        maximal_regions(G, nbase);
+}
+
+/* ---- coverage --------------------------------------------------------------- */
+
+static bool any_rule_names(const byoc_registry *reg, const byoc_target_decl *const *targets,
+                           int ntargets, const op_index *ix, int node)
+{
+    for (int ti = 0; ti < ntargets; ti++) {
+        const byoc_target_decl *t = targets[ti];
+        int nr = byoc_target_rule_count(reg, t), np = byoc_target_pattern_count(reg, t);
+        for (int i = 0; i < nr + np; i++) {
+            const byoc_pattern_decl *p = i < nr ? byoc_target_rule_at(reg, t, i)
+                                                : byoc_target_pattern_at(reg, t, i - nr);
+            node_list roots = {0, 0, NULL};
+            root_nodes(ix, p, p->root, &roots, 0);
+            bool found = false;
+            for (int k = 0; k < roots.n && !found; k++)
+                found = roots.v[k] == node;
+            free(roots.v);
+            if (found)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Fill err about call `node`, which no candidate covers. */
+static void uncovered_error(const byoc_graph *g, const byoc_registry *reg,
+                            const byoc_target_decl *const *targets, int ntargets,
+                            const op_index *ix, const why *w, int node, byoc_error *err)
+{
+    const char *name = byoc_node_name(g, node);
+    const char *op = byoc_node_op_name(g, node);
+    char who[160];
+    if (name)
+        snprintf(who, sizeof who, "%s (%s)", name, op);
+    else
+        snprintf(who, sizeof who, "node %d (%s)", node, op);
+    const char *src = byoc_graph_source(g);
+    int line = byoc_node_line(g, node), col = byoc_node_col(g, node);
+    if (w->pattern) {
+        const byoc_pattern_decl *p = w->pattern;
+        const char *text = w->clause >= 0 && w->clause < p->pred.nclauses
+                               ? p->pred.clauses[w->clause].text : "its predicate";
+        bx_error_set(err, src, line, col, "no candidate for %s: rule at %s:%d failed: %s", who,
+                     p->file ? p->file : "?", p->line, text);
+    } else if (w->target >= 0) {
+        const byoc_target_decl *t = targets[w->target];
+        const byoc_predicate_decl *r = byoc_target_partition_rule_at(reg, t, w->rule);
+        const char *text = r && w->rclause >= 0 && w->rclause < r->nclauses
+                               ? r->clauses[w->rclause].text : "a partition rule";
+        int rline = r && w->rclause >= 0 && w->rclause < r->nclauses
+                        ? r->clauses[w->rclause].line : t->line;
+        bx_error_set(err, src, line, col,
+                     "no candidate for %s: partition rule of target '%s' at %s:%d failed: %s", who,
+                     t->name, t->file ? t->file : "?", rline, text);
+    } else if (any_rule_names(reg, targets, ntargets, ix, node)) {
+        bx_error_set(err, src, line, col,
+                     "no candidate for %s: the rules that name op '%s' did not match it within "
+                     "their targets' bounds", who, op);
+    } else {
+        bx_error_set(err, src, line, col,
+                     "no candidate for %s: no selected target supports op '%s'", who, op);
+    }
+}
+
+/* ---- the whole set ------------------------------------------------------------ */
+
+static int cmp_cand(const void *pa, const void *pb)
+{
+    const bx_cand *a = pa, *b = pb;
+    if (a->nodes[0] != b->nodes[0])
+        return a->nodes[0] < b->nodes[0] ? -1 : 1;
+    if (a->target != b->target)
+        return a->target < b->target ? -1 : 1;
+    if (a->nnodes != b->nnodes)
+        return a->nnodes < b->nnodes ? -1 : 1;
+    for (int i = 0; i < a->nnodes; i++)
+        if (a->nodes[i] != b->nodes[i])
+            return a->nodes[i] < b->nodes[i] ? -1 : 1;
+    return 0;
+}
+
+int bx_cands_build(bx_cand_set *out, const byoc_graph *g, const byoc_registry *reg,
+                   const byoc_target_decl *const *targets, int ntargets, byoc_error *err)
+{
+    memset(out, 0, sizeof *out);
+    bx_arena_init(&out->arena);
+    int nn = byoc_graph_node_count(g);
+    scratch s;
+    scratch_init(&s, g);
+    op_index ix;
+    index_build(&ix, g);
+    why *w = xcalloc((size_t)nn, sizeof *w);
+    for (int i = 0; i < nn; i++)
+        w[i] = (why){NULL, -1, -1, -1, -1};
+    bool *covered = xcalloc((size_t)nn, sizeof *covered);
+    for (int ti = 0; ti < ntargets; ti++) {
+        gen G;
+        gen_init(&G, g, reg, targets[ti], ti, out, &s, w, covered);
+        gen_target(&G, &ix);
+        gen_free(&G);
+    }
+    /* Stable on equal keys is not needed: (target, nodes) is unique. */
+    if (out->n > 1)
+        qsort(out->cands, out->n, sizeof *out->cands, cmp_cand);
+    int rc = 0;
+    for (int i = 0; i < nn && rc == 0; i++)
+        if (is_call(g, i) && !covered[i]) {
+            uncovered_error(g, reg, targets, ntargets, &ix, &w[i], i, err);
+            rc = -1;
+        }
+    free(covered);
+    free(w);
+    index_free(&ix);
+    scratch_free(&s);
+    return rc;
+}
+
+void bx_cands_free(bx_cand_set *s)
+{
+    if (!s)
+        return;
+    free(s->cands);
+    bx_arena_free(&s->arena);
+    memset(s, 0, sizeof *s);
+}
