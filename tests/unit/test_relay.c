@@ -184,7 +184,7 @@ START_TEST(errors_are_located)
     read_fails("def @main(%x: Tensor[(1), float32]) {\n  %0 = nn.relu(%x)\n  %0\n}\n",
                "t.relay:3:3: error: unexpected local name, expected ';'");
     read_fails("def @main(%x: Tensor[(1), float32]) {\n  fn (%y) { %y }\n}\n",
-               "t.relay:2:3: error: functions (fn) are not supported: give byoc a module whose @main is a dataflow graph");
+               "t.relay:2:3: error: this fn is a function, not a tensor");
     read_fails("def @main(%x: Tensor[(1), float32]) {\n  %x $\n}\n",
                "t.relay:2:6: error: stray '$' in program");
     read_fails("def @main(%x: Tensor[(4), float32]) {\n"
