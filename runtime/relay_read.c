@@ -665,6 +665,15 @@ static int inline_call(relay_reader *r, relay_scope *s, const relay_val *f, cons
                        fn->nparams, fn->nparams == 1 ? "" : "s", nargs);
         return -1;
     }
+    /* Calls nested k deep, each calling twice, make 2^k copies: stop long
+     * before that exhausts time or memory.  Real modules, even with much
+     * reuse, stay far below 16 nodes or calls per byte of text. */
+    if (++r->calls > r->limit || byoc_graph_node_count(r->g) > r->limit) {
+        relay_error_at(r, call->line, call->col,
+                       "inlining %s makes the graph too large (over %ld nodes or calls)", name,
+                       r->limit);
+        return -1;
+    }
     if (fn->active) {
         relay_error_at(r, call->line, call->col,
                        "recursive call of %s: byoc inlines functions, and cannot inline this one",
@@ -874,6 +883,9 @@ static byoc_graph *read_text(const byoc_registry *reg, const char *text, size_t 
     bx_arena_init(&r.arena);
     bx_hash_init(&r.globals);
     byoc_error_clear(err);
+    r.limit = 16 * (long)(len < 1 << 24 ? len : 1 << 24);
+    if (r.limit < 1 << 16)
+        r.limit = 1 << 16;
     int rc = relay_parse(&r, text, len);
     if (rc == 0)
         rc = eval_main(&r);

@@ -122,7 +122,7 @@ typedef struct relay_reader {
     byoc_error *err;
     bool failed;
     relay_check *checks, *last_check; /* type checks left for after inference */
-    int depth;                      /* of nested inlining */
+    long calls, limit;              /* functions inlined; most calls and nodes */
 } relay_reader;
 
 void relay_error_at(relay_reader *r, int line, int col, const char *fmt, ...)

@@ -194,17 +194,36 @@ START_TEST(errors_are_located)
 }
 END_TEST
 
+static const char *PARTITIONED =
+    "def @main(%x: Tensor[(1, 64), float32], %w: Tensor[(64, 64), float32]) {\n"
+    "  %1 = fn (%p0: Tensor[(1, 64), float32], %p1, Primitive=1) -> Tensor[(1, 64), float32] {\n"
+    "    %0 = nn.dense(%p0, %p1, units=None) /* ty=Tensor[(1, 64), float32] */;\n"
+    "    nn.relu(%0)\n"
+    "  } /* ty=fn (Tensor[(1, 64), float32], Tensor[(64, 64), float32]) -> Tensor[(1, 64), float32] */;\n"
+    "  %2 = @trt_0(%1(%x, %w)) /* ty=Tensor[(1, 64), float32] */;\n"
+    "  (%2, %2)\n"
+    "}\n"
+    "def @trt_0(%i0: Tensor[(1, 64), float32], Compiler=\"trt\", Primitive=1) {\n"
+    "  %0 = fn (%q: Tensor[(1, 64), float32], Composite=\"trt.relu\") { nn.relu(%q) };\n"
+    "  %0(%i0)\n"
+    "}\n";
+
 START_TEST(truncated_inputs_never_crash)
 {
     /* Every prefix of a valid module is rejected with a message, or read. */
-    size_t n = strlen(CONV);
-    for (size_t k = 0; k < n; k++) {
-        byoc_error err;
-        byoc_graph *g = byoc_relay_read_string(reg, CONV, k, "t.relay", &err);
-        if (g)
-            byoc_graph_destroy(g);
-        else
-            ck_assert(err.msg[0] != 0);
+    const char *texts[] = {CONV, PARTITIONED};
+    for (int t = 0; t < 2; t++) {
+        size_t n = strlen(texts[t]);
+        for (size_t k = 0; k <= n; k++) {
+            byoc_error err;
+            byoc_graph *g = byoc_relay_read_string(reg, texts[t], k, "t.relay", &err);
+            if (g)
+                byoc_graph_destroy(g);
+            else
+                ck_assert(err.msg[0] != 0);
+            /* The whole text reads. */
+            ck_assert(k < n || g != NULL);
+        }
     }
 }
 END_TEST
@@ -441,6 +460,20 @@ END_TEST
 
 START_TEST(function_errors_are_located)
 {
+    /* Each call calls the next twice: 2^24 copies of the last body. */
+    char doubling[4096];
+    size_t len = (size_t)snprintf(doubling, sizeof doubling,
+                                  "def @main(%%x: Tensor[(1), float32]) { @f0(%%x) }\n");
+    for (int i = 0; i < 24; i++)
+        len += (size_t)snprintf(doubling + len, sizeof doubling - len,
+                                "def @f%d(%%a) { %%0 = @f%d(%%a); @f%d(%%0) }\n", i, i + 1, i + 1);
+    snprintf(doubling + len, sizeof doubling - len, "def @f24(%%a) { %%a }\n");
+    /* Bodies that make no nodes: the calls are counted. */
+    read_fails(doubling, "t.relay:25:31: error: inlining @f24 makes the graph too large "
+                         "(over 65536 nodes or calls)");
+    snprintf(doubling + len, sizeof doubling - len, "def @f24(%%a) { nn.relu(%%a) }\n");
+    read_fails(doubling, "t.relay:25:31: error: inlining @f24 makes the graph too large "
+                         "(over 65536 nodes or calls)");
     read_fails("def @main(%x: Tensor[(1), float32]) {\n  @tvmgen_f(%x)\n}\n",
                "t.relay:2:3: error: @tvmgen_f is not defined");
     read_fails("def @main(%x: Tensor[(1), float32]) {\n  @f(%x, %x)\n}\n"
