@@ -25,3 +25,5 @@ TESTS += tests/unit/test_relay
 tests_unit_test_relay_SOURCES = tests/unit/test_relay.c
 tests_unit_test_relay_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_unit_test_relay_LDADD = runtime/libbyoc.la $(CHECK_LIBS)
+# Inputs of test_relay, read from $(top_srcdir); listed one by one.
+EXTRA_DIST += tests/relay/partitioned.relay tests/relay/flat.relay

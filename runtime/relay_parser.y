@@ -1,9 +1,12 @@
-/* The parser of TVM's Relay text format, for dataflow modules.
+/* The parser of TVM's Relay text format, for dataflow modules and the
+ * partitioned modules that BYOC and Collage produce.
  *
- * It reads what TVM prints for a module with one function, @main: the
- * version header, typed parameters, `%N = expr;` statements and a final
- * expression.  Actions build the graph directly (relay_read.c); the first
- * error stops the parse, since a reader returns one error. */
+ * It reads the version header and any number of `def @name(params, ATTRS)
+ * -> type { %N = expr; ... expr }` functions, whose expressions may be
+ * `fn (params, ATTRS) -> type { ... }` literals and calls of locals and
+ * globals.  Actions build a syntax tree (relay_read.h) that relay_read.c
+ * turns into a flat graph; the first error stops the parse, since a reader
+ * returns one error. */
 
 %define api.pure full
 %define api.prefix {relay_yy}
@@ -32,11 +35,12 @@ static void relay_yyerror(RELAY_YYLTYPE *l, yyscan_t scanner, relay_reader *r, c
 }
 
 #define CHECK(x) do { if ((x) < 0 || r->failed) YYABORT; } while (0)
+#define AT(l) (l).first_line, (l).first_column
 
-static relay_item *item(relay_reader *r, int node, int line, int col)
+static relay_item *item(relay_reader *r, relay_expr *e, int line, int col)
 {
     relay_item *it = BX_NEW(&r->arena, relay_item);
-    it->node = node;
+    it->expr = e;
     it->line = line;
     it->col = col;
     return it;
@@ -51,6 +55,21 @@ static relay_item *append(relay_item *list, relay_item *it)
     p->next = it;
     return list;
 }
+static relay_fn *fn_new(relay_reader *r, relay_item *header, relay_type *ret)
+{
+    relay_fn *f = BX_NEW(&r->arena, relay_fn);
+    f->header = header;
+    for (relay_item *it = header; it; it = it->next)
+        f->nparams += it->param != NULL;
+    f->ret = ret;
+    return f;
+}
+static relay_type *type_copy(relay_reader *r, const relay_type *t)
+{
+    relay_type *c = BX_NEW(&r->arena, relay_type);
+    *c = *t;
+    return c;
+}
 }
 
 %token DEF "def" TENSOR "Tensor" NONE "None" TRUE_ "True" FALSE_ "False"
@@ -61,58 +80,103 @@ static relay_item *append(relay_item *list, relay_item *it)
 %token <long> META "meta constant"
 %token <relay_number_t> NUMBER "number"
 
-%type <int> expr primary call
-%type <relay_item *> call_args items item tuple_items
+%type <relay_expr *> expr primary call
+%type <relay_item *> call_args items item tuple_items header_opt header header_item
+%type <relay_fn *> fn_header
+%type <relay_stmts> stmts
 %type <byoc_value> attr_value
 %type <relay_list> value_list
 %type <char *> qname
 %type <relay_type> type tensor_type types
 %type <relay_list> dims dim_list
-%type <relay_type *> ret_opt
+%type <relay_type *> ret_opt param_type_opt
 
 %%
 
+/* A module is any number of global functions, in any order; @main is
+ * the graph (relay_read.c checks there is one). */
 module:
-    version_opt DEF GLOBAL '(' params_opt ')' ret_opt '{' stmts expr '}'
-        {
-            if (strcmp($3, "@main") != 0) {
-                relay_error_at(r, @3.first_line, @3.first_column,
-                               "expected the function @main, not %s", $3);
-                YYABORT;
-            }
-            CHECK(relay_result(r, $10, $7, @10.first_line, @10.first_column));
-        }
+    version_opt defs
   ;
 version_opt:
     %empty
   | VERSION_HEADER
         {
             if (strncmp($1, "0.0.", 4) != 0) {
-                relay_error_at(r, @1.first_line, @1.first_column,
-                               "unsupported Relay text version \"%s\"", $1);
+                relay_error_at(r, AT(@1), "unsupported Relay text version \"%s\"", $1);
                 YYABORT;
             }
         }
   ;
-params_opt:
-    %empty
-  | params
+defs:
+    def
+  | defs def
   ;
-params:
-    param
-  | params ',' param
+def:
+    DEF GLOBAL fn_header '{' stmts expr '}'
+        {
+            relay_fn *f = $3;
+            f->name = $2;
+            f->line = @2.first_line;
+            f->col = @2.first_column;
+            f->stmts = $5.head;
+            f->result = $6;
+            CHECK(relay_def(r, f));
+        }
   ;
-param:
-    LOCAL ':' type         { CHECK(relay_param(r, $1, &$3, @1.first_line, @1.first_column)); }
+/* Parameters and attributes (Primitive=1, Compiler="trt") in one list,
+ * as TVM prints them: parameters first. */
+fn_header:
+    '(' header_opt ')' ret_opt   { $$ = fn_new(r, $2, $4); }
+  ;
+header_opt:
+    %empty                 { $$ = NULL; }
+  | header
+  | header ','
+  ;
+header:
+    header_item
+  | header ',' header_item { $$ = append($1, $3); }
+  ;
+header_item:
+    LOCAL param_type_opt
+        {
+            $$ = item(r, NULL, AT(@1));
+            $$->param = $1;
+            $$->type = $2;
+        }
+  | IDENT '=' attr_value
+        {
+            $$ = item(r, NULL, AT(@1));
+            $$->attr = $1;
+            $$->value = $3;
+        }
+  ;
+param_type_opt:
+    %empty                 { $$ = NULL; }
+  | ':' type               { $$ = type_copy(r, &$2); }
+  | ':' type TY_OPEN type TY_CLOSE { $$ = type_copy(r, &$2); }
   ;
 ret_opt:
     %empty                 { $$ = NULL; }
-  | ARROW type             { $$ = BX_NEW(&r->arena, relay_type); *$$ = $2; }
+  | ARROW type             { $$ = type_copy(r, &$2); }
   ;
 stmts:
-    %empty
+    %empty                 { $$.head = $$.tail = NULL; }
   | stmts LOCAL '=' expr ';'
-        { CHECK(relay_bind(r, $2, $4, @2.first_line, @2.first_column)); }
+        {
+            relay_stmt *s = BX_NEW(&r->arena, relay_stmt);
+            s->name = $2;
+            s->value = $4;
+            s->line = @2.first_line;
+            s->col = @2.first_column;
+            $$ = $1;
+            if ($$.tail)
+                $$.tail->next = s;
+            else
+                $$.head = s;
+            $$.tail = s;
+        }
   ;
 
 /* ---- expressions ---------------------------------------------------------- */
@@ -120,58 +184,94 @@ stmts:
 expr:
     primary
   | primary TY_OPEN type TY_CLOSE
-        { CHECK($$ = relay_annotate(r, $1, &$3, @3.first_line, @3.first_column)); }
+        {
+            $$ = relay_expr_new(r, RX_ANNOT, AT(@3));
+            $$->callee = $1;
+            $$->type = $3;
+        }
   ;
 primary:
-    LOCAL                  { CHECK($$ = relay_local(r, $1, @1.first_line, @1.first_column)); }
-  | META                   { CHECK($$ = relay_meta(r, $1, @1.first_line, @1.first_column)); }
-  | NUMBER                 { CHECK($$ = relay_scalar(r, &$1, false, @1.first_line, @1.first_column)); }
-  | '-' NUMBER             { CHECK($$ = relay_scalar(r, &$2, true, @1.first_line, @1.first_column)); }
-  | TRUE_                  { CHECK($$ = relay_bool(r, true, @1.first_line, @1.first_column)); }
-  | FALSE_                 { CHECK($$ = relay_bool(r, false, @1.first_line, @1.first_column)); }
+    LOCAL                  { $$ = relay_expr_new(r, RX_LOCAL, AT(@1)); $$->name = $1; }
+  | GLOBAL                 { $$ = relay_expr_new(r, RX_GLOBAL, AT(@1)); $$->name = $1; }
+  | META                   { $$ = relay_expr_new(r, RX_META, AT(@1)); $$->meta = $1; }
+  | NUMBER                 { $$ = relay_expr_new(r, RX_NUMBER, AT(@1)); $$->num = $1; }
+  | '-' NUMBER
+        {
+            $$ = relay_expr_new(r, RX_NUMBER, AT(@1));
+            $$->num = $2;
+            $$->negate = true;
+        }
+  | TRUE_                  { $$ = relay_expr_new(r, RX_BOOL, AT(@1)); $$->b = true; }
+  | FALSE_                 { $$ = relay_expr_new(r, RX_BOOL, AT(@1)); $$->b = false; }
   | call
+  | primary '(' call_args ')'
+        {
+            $$ = relay_expr_new(r, RX_CALL, AT(@1));
+            $$->callee = $1;
+            $$->items = $3;
+        }
   | '(' expr ')'           { $$ = $2; }
-  | '(' ')'                { CHECK($$ = relay_tuple(r, NULL, @1.first_line, @1.first_column)); }
+  | '(' ')'                { $$ = relay_expr_new(r, RX_TUPLE, AT(@1)); }
   | '(' expr ',' ')'
-        { CHECK($$ = relay_tuple(r, item(r, $2, @2.first_line, @2.first_column),
-                                 @1.first_line, @1.first_column)); }
+        {
+            $$ = relay_expr_new(r, RX_TUPLE, AT(@1));
+            $$->items = item(r, $2, AT(@2));
+        }
   | '(' expr ',' tuple_items ')'
         {
-            relay_item *first = item(r, $2, @2.first_line, @2.first_column);
-            first->next = $4;
-            CHECK($$ = relay_tuple(r, first, @1.first_line, @1.first_column));
+            $$ = relay_expr_new(r, RX_TUPLE, AT(@1));
+            $$->items = item(r, $2, AT(@2));
+            $$->items->next = $4;
         }
-  | primary '.' NUMBER     { CHECK($$ = relay_proj(r, $1, &$3, @2.first_line, @2.first_column)); }
-  | FN                     { relay_error_at(r, @1.first_line, @1.first_column, "functions (fn) are not supported: give byoc a module whose @main is a dataflow graph"); YYABORT; }
-  | LET                    { relay_error_at(r, @1.first_line, @1.first_column, "let expressions are not supported: give byoc a module in dataflow form"); YYABORT; }
-  | IF                     { relay_error_at(r, @1.first_line, @1.first_column, "control flow (if) is not supported"); YYABORT; }
-  | GLOBAL                 { relay_error_at(r, @1.first_line, @1.first_column, "calls of global functions (%s) are not supported", $1); YYABORT; }
+  | primary '.' NUMBER
+        {
+            $$ = relay_expr_new(r, RX_PROJ, AT(@2));
+            $$->callee = $1;
+            $$->num = $3;
+        }
+  | FN fn_header '{' stmts expr '}'
+        {
+            $$ = relay_expr_new(r, RX_FN, AT(@1));
+            $$->fn = $2;
+            $$->fn->line = @1.first_line;
+            $$->fn->col = @1.first_column;
+            $$->fn->stmts = $4.head;
+            $$->fn->result = $5;
+        }
+  | LET                    { relay_error_at(r, AT(@1), "let expressions are not supported: give byoc a module in dataflow form"); YYABORT; }
+  | IF                     { relay_error_at(r, AT(@1), "control flow (if) is not supported"); YYABORT; }
   ;
 tuple_items:
-    expr                   { $$ = item(r, $1, @1.first_line, @1.first_column); }
-  | tuple_items ',' expr   { $$ = append($1, item(r, $3, @3.first_line, @3.first_column)); }
+    expr                   { $$ = item(r, $1, AT(@1)); }
+  | tuple_items ',' expr   { $$ = append($1, item(r, $3, AT(@3))); }
   ;
 call:
     qname '(' call_args ')'
-        { CHECK($$ = relay_call(r, $1, $3, @1.first_line, @1.first_column)); }
+        {
+            $$ = relay_expr_new(r, RX_OP, AT(@1));
+            $$->name = $1;
+            $$->items = $3;
+        }
   ;
 qname:
     IDENT
   | qname '.' IDENT        { $$ = bx_arena_printf(&r->arena, "%s.%s", $1, $3); }
   ;
+/* A trailing comma: TVM leaves one before a comment it prints last. */
 call_args:
     %empty                 { $$ = NULL; }
   | items
+  | items ','
   ;
 items:
     item
   | items ',' item         { $$ = append($1, $3); }
   ;
 item:
-    expr                   { $$ = item(r, $1, @1.first_line, @1.first_column); }
+    expr                   { $$ = item(r, $1, AT(@1)); }
   | IDENT '=' attr_value
         {
-            $$ = item(r, -1, @1.first_line, @1.first_column);
+            $$ = item(r, NULL, AT(@1));
             $$->attr = $1;
             $$->value = $3;
         }
@@ -196,25 +296,42 @@ value_list:
 
 type:
     tensor_type
-  | '(' ')'                { $$.nfields = 0; $$.fields = NULL; }
+  | '(' ')'                { memset(&$$, 0, sizeof $$); }
   | '(' types ')'          { $$ = $2; }
   | '(' types ',' ')'      { $$ = $2; }
+  | FN '(' type_seq_opt ')' ARROW type
+        {
+            memset(&$$, 0, sizeof $$);
+            $$.nfields = -1;
+            $$.is_fn = true;
+        }
+  ;
+/* A function type's parameter types: read, not kept. */
+type_seq_opt:
+    %empty
+  | type_seq
+  | type_seq ','
+  ;
+type_seq:
+    type                   { (void)$1; }
+  | type_seq ',' type      { (void)$3; }
   ;
 types:
     type
         {
-            if ($1.nfields >= 0) {
+            if ($1.nfields >= 0 || $1.is_fn) {
                 relay_error_at(r, @1.first_line, @1.first_column,
                                "nested tuple types are not supported");
                 YYABORT;
             }
+            memset(&$$, 0, sizeof $$);
             $$.nfields = 1;
             $$.fields = BX_NEWN(&r->arena, byoc_tensor_type, 1);
             $$.fields[0] = $1.t;
         }
   | types ',' type
         {
-            if ($3.nfields >= 0) {
+            if ($3.nfields >= 0 || $3.is_fn) {
                 relay_error_at(r, @3.first_line, @3.first_column,
                                "nested tuple types are not supported");
                 YYABORT;
@@ -243,6 +360,15 @@ tensor_type:
             $$.t.rank = $4.n;
             for (int i = 0; i < $4.n; i++)
                 $$.t.dims[i] = $4.v[i].u.i;
+        }
+  | IDENT
+        {
+            /* A rank-0 tensor type prints as its dtype: float32. */
+            memset(&$$, 0, sizeof $$);
+            $$.nfields = -1;
+            int dt = relay_dtype(r, $1, AT(@1));
+            CHECK(dt);
+            $$.t.dtype = (byoc_dtype)dt;
         }
   ;
 dims:

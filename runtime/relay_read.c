@@ -1,13 +1,22 @@
 /* Reading TVM's Relay text into a graph.
  *
- * The parser calls the builders below as it reduces; they turn Relay's
- * names into graph node ids (parameters and `%N` locals share one scope, as
- * in TVM's printer), make scalar literals and `meta[relay.Constant][i]`
- * into constants (one node per meta index), and check each call's
- * attributes against the op's declaration through the graph API.  Types
- * written in the text - parameters, meta constants, `ty=` annotations on
- * results - are set on the nodes; inference then fills in the rest and
- * checks the annotations against what it infers. */
+ * The parser builds a syntax tree of the module; evaluating @main over it
+ * makes the graph.  The one idea: a call of a function - a global, or a
+ * `fn` literal bound to a local - is inlined.  Its body is evaluated again
+ * for every call, in a fresh scope where its parameters name the call's
+ * argument nodes, so a partitioned module (BYOC's `Compiler=` globals,
+ * `Composite=` functions inside them) reads as the flat dataflow graph it
+ * was partitioned from.  Each body has its own names (TVM restarts `%0`
+ * per function); a literal's body also sees the names around it.
+ *
+ * Evaluation turns names into node ids, scalar literals and
+ * `meta[relay.Constant][i]` into constants (one node per meta index, for
+ * the whole module), and checks each call's attributes against the op's
+ * declaration through the graph API.  Types written in the text -
+ * parameters, meta constants, `ty=` annotations - are set on the nodes or
+ * checked against them; inference then fills in the rest and checks the
+ * annotations, and declared types that could not be checked before are
+ * checked after it. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdarg.h>
@@ -150,13 +159,219 @@ int64_t relay_dim_symbol(relay_reader *r, const char *name)
     return BYOC_DIM_SYMBOL(byoc_graph_symbol(r->g, name));
 }
 
-/* ---- builders ---------------------------------------------------------------- */
+/* ---- the syntax tree --------------------------------------------------------- */
 
-static void name_node(relay_reader *r, int node, const char *name, int line, int col)
+relay_expr *relay_expr_new(relay_reader *r, relay_expr_kind kind, int line, int col)
 {
-    bx_hash_put(&r->locals, name, (void *)(intptr_t)(node + 1));
-    byoc_graph_set_loc(r->g, node, line, col);
+    relay_expr *e = BX_NEW(&r->arena, relay_expr);
+    memset(e, 0, sizeof *e);
+    e->kind = kind;
+    e->line = line;
+    e->col = col;
+    e->type.nfields = -1;
+    return e;
 }
+
+int relay_def(relay_reader *r, relay_fn *f)
+{
+    if (bx_hash_get(&r->globals, f->name)) {
+        relay_error_at(r, f->line, f->col, "%s is defined twice", f->name);
+        return -1;
+    }
+    bx_hash_put(&r->globals, f->name, f);
+    if (!r->first)
+        r->first = f;
+    return 0;
+}
+
+/* Where an expression starts in the text: a ty= comment, a projection and
+ * a call are located at their own token, the expression at its first. */
+static const relay_expr *expr_start(const relay_expr *e)
+{
+    while (e->kind == RX_ANNOT || e->kind == RX_PROJ || e->kind == RX_CALL)
+        e = e->callee;
+    return e;
+}
+
+/* ---- scopes and values ---------------------------------------------------------- */
+
+/* What a name stands for: a node, or a function (a global, or a literal
+ * with the scope it was written in, whose names its body may use). */
+typedef struct relay_val {
+    int node;                       /* -1 for a function */
+    relay_fn *fn;
+    relay_scope *env;
+    const char *name;               /* for messages: "%1", "@f"; NULL */
+} relay_val;
+
+/* One instantiation of a function body.  Names are looked up outwards
+ * through `parent`: a literal's body sees the names around it, a global's
+ * sees only its own.  A function value cannot leave the scope that binds
+ * it (it cannot be a result, an argument or a tuple field), so a scope can
+ * be freed when its body is done. */
+struct relay_scope {
+    bx_hash names;                  /* "%x" -> relay_val */
+    relay_scope *parent;
+    int first;                      /* the first node this instantiation made */
+    const char *prefix;             /* of node names: "" in @main, "@f/" in @f */
+};
+
+static const relay_val *lookup(const relay_scope *s, const char *name)
+{
+    for (; s; s = s->parent) {
+        const relay_val *v = bx_hash_get(&s->names, name);
+        if (v)
+            return v;
+    }
+    return NULL;
+}
+
+static void define(relay_reader *r, relay_scope *s, const char *name, relay_val v)
+{
+    relay_val *p = BX_NEW(&r->arena, relay_val);
+    *p = v;
+    bx_hash_put(&s->names, name, p);
+}
+
+static const relay_val error_val = {.node = -1};
+
+/* ---- types -------------------------------------------------------------------------- */
+
+static bool type_known(const byoc_tensor_type *t)
+{
+    return t && t->rank >= 0 && t->dtype != BYOC_DT_VOID;
+}
+
+/* Equal, where a dimension written `?` agrees with any. */
+static bool type_agrees(const byoc_tensor_type *have, const byoc_tensor_type *want)
+{
+    if (have->dtype != want->dtype || have->rank != want->rank)
+        return false;
+    for (int i = 0; i < have->rank && i < BYOC_MAX_RANK; i++)
+        if (have->dims[i] != want->dims[i] && have->dims[i] != BYOC_DIM_UNKNOWN
+            && want->dims[i] != BYOC_DIM_UNKNOWN)
+            return false;
+    return true;
+}
+
+/* Does node have type `want`: 1 yes, 0 no, -1 not known (yet). */
+static int node_has_type(const byoc_graph *g, int node, const relay_type *want)
+{
+    int nf = byoc_node_field_count(g, node);
+    if (want->nfields < 0) {
+        if (nf >= 0)
+            return 0;
+        const byoc_tensor_type *t = byoc_node_type(g, node, -1);
+        return !type_known(t) ? -1 : type_agrees(t, &want->t);
+    }
+    if (nf < 0)
+        return type_known(byoc_node_type(g, node, -1)) ? 0 : -1;
+    if (nf != want->nfields)
+        return 0;
+    int verdict = 1;
+    for (int i = 0; i < nf; i++) {
+        const byoc_tensor_type *t = byoc_node_type(g, node, i);
+        if (!type_known(t))
+            verdict = -1;
+        else if (!type_agrees(t, &want->fields[i]))
+            return 0;
+    }
+    return verdict;
+}
+
+static void format_type(const byoc_graph *g, const relay_type *t, char *buf, size_t size)
+{
+    if (t->nfields < 0) {
+        byoc_relay_format_type(g, &t->t, buf, size);
+        return;
+    }
+    size_t len = (size_t)snprintf(buf, size, "(");
+    for (int i = 0; i < t->nfields && len < size; i++) {
+        len += (size_t)snprintf(buf + len, size - len, "%s", i ? ", " : "");
+        if (len < size)
+            len += byoc_relay_format_type(g, &t->fields[i], buf + len, size - len);
+    }
+    if (len < size)
+        snprintf(buf + len, size - len, "%s)", t->nfields == 1 ? "," : "");
+}
+
+static void format_node_type(const byoc_graph *g, int node, char *buf, size_t size)
+{
+    relay_type t;
+    memset(&t, 0, sizeof t);
+    t.nfields = byoc_node_field_count(g, node);
+    if (t.nfields < 0) {
+        t.t = *byoc_node_type(g, node, -1);
+    } else {
+        t.fields = calloc((size_t)t.nfields + 1, sizeof *t.fields);
+        if (!t.fields)
+            bx_die("out of memory");
+        for (int i = 0; i < t.nfields; i++)
+            t.fields[i] = *byoc_node_type(g, node, i);
+    }
+    format_type(g, &t, buf, size);
+    free(t.fields);
+}
+
+/* A type the text declares for a node - a parameter's, a function's
+ * result - checked now when the node's type is known, else after
+ * inference.  `what` names the node for the message. */
+struct relay_check {
+    int node;
+    const relay_type *want;
+    const char *what, *declared;    /* "argument 1 of @f", "parameter %p" */
+    int line, col;
+    relay_check *next;
+};
+
+static void report_check(relay_reader *r, const relay_check *c)
+{
+    char have[256], want[256];
+    if (!c->what) {
+        relay_error_at(r, c->line, c->col, "the result's type differs from the type %s declares",
+                       c->declared);
+        return;
+    }
+    format_node_type(r->g, c->node, have, sizeof have);
+    format_type(r->g, c->want, want, sizeof want);
+    relay_error_at(r, c->line, c->col, "%s has type %s, but %s is declared %s", c->what, have,
+                   c->declared, want);
+}
+
+static int check_type(relay_reader *r, int node, const relay_type *want, const char *what,
+                      const char *declared, int line, int col)
+{
+    relay_check c = {node, want, what, declared, line, col, NULL};
+    int v = node_has_type(r->g, node, want);
+    if (v == 0) {
+        report_check(r, &c);
+        return -1;
+    }
+    if (v < 0) {
+        relay_check *p = BX_NEW(&r->arena, relay_check);
+        *p = c;
+        if (r->last_check)
+            r->last_check->next = p;
+        else
+            r->checks = p;
+        r->last_check = p;
+    }
+    return 0;
+}
+
+/* After inference: the checks that had to wait.  Still unknown passes:
+ * inference has noted why. */
+static int run_checks(relay_reader *r)
+{
+    for (const relay_check *c = r->checks; c; c = c->next)
+        if (node_has_type(r->g, c->node, c->want) == 0) {
+            report_check(r, c);
+            return -1;
+        }
+    return 0;
+}
+
+/* ---- nodes ------------------------------------------------------------------------- */
 
 static int graph_error(relay_reader *r, const byoc_error *e, int line, int col)
 {
@@ -164,51 +379,50 @@ static int graph_error(relay_reader *r, const byoc_error *e, int line, int col)
     return -1;
 }
 
-int relay_param(relay_reader *r, const char *name, const relay_type *t, int line, int col)
+static int make_input(relay_reader *r, relay_scope *s, const relay_item *p)
 {
-    if (bx_hash_get(&r->locals, name)) {
-        relay_error_at(r, line, col, "parameter %s is declared twice", name);
+    if (!p->type) {
+        relay_error_at(r, p->line, p->col, "parameter %s of @main needs a type", p->param);
         return -1;
     }
-    if (t->nfields >= 0) {
-        relay_error_at(r, line, col, "parameter %s has a tuple type; byoc takes tensor parameters",
-                       name);
+    if (p->type->nfields >= 0 || p->type->is_fn) {
+        relay_error_at(r, p->line, p->col,
+                       "parameter %s has a %s type; byoc takes tensor parameters", p->param,
+                       p->type->is_fn ? "function" : "tuple");
         return -1;
     }
     byoc_error e;
-    int n = byoc_graph_add_input(r->g, name + 1, &t->t, &e);
+    int n = byoc_graph_add_input(r->g, p->param + 1, &p->type->t, &e);
     if (n < 0)
-        return graph_error(r, &e, line, col);
-    name_node(r, n, name, line, col);
+        return graph_error(r, &e, p->line, p->col);
+    byoc_graph_set_loc(r->g, n, p->line, p->col);
+    define(r, s, p->param, (relay_val){.node = n});
     return n;
 }
 
-int relay_local(relay_reader *r, const char *name, int line, int col)
+static int bind(relay_reader *r, relay_scope *s, const relay_stmt *st, relay_val v)
 {
-    intptr_t v = (intptr_t)bx_hash_get(&r->locals, name);
-    if (!v) {
-        relay_error_at(r, line, col, "%s is not defined", name);
+    if (bx_hash_get(&s->names, st->name)) {
+        relay_error_at(r, st->line, st->col, "%s is defined twice", st->name);
         return -1;
     }
-    return (int)v - 1;
+    if (v.fn && !v.name)
+        v.name = st->name;
+    define(r, s, st->name, v);
+    /* `%5 = %3;` makes %5 another name for node %3, as in TVM.  Nodes made
+     * before this body (a function's arguments) keep their names. */
+    if (!v.fn && v.node >= s->first && byoc_node_kind_of(r->g, v.node) != BYOC_N_INPUT) {
+        if (s->prefix[0])
+            byoc_graph_set_name(r->g, v.node, bx_arena_printf(&r->arena, "%s%s", s->prefix,
+                                                              st->name));
+        else
+            byoc_graph_set_name(r->g, v.node, st->name);
+        byoc_graph_set_loc(r->g, v.node, st->line, st->col);
+    }
+    return 0;
 }
 
-int relay_bind(relay_reader *r, const char *name, int node, int line, int col)
-{
-    if (bx_hash_get(&r->locals, name)) {
-        relay_error_at(r, line, col, "%s is defined twice", name);
-        return -1;
-    }
-    /* `%5 = %3;` makes %5 another name for node %3, as in TVM. */
-    bx_hash_put(&r->locals, name, (void *)(intptr_t)(node + 1));
-    if (!byoc_node_name(r->g, node) || byoc_node_kind_of(r->g, node) != BYOC_N_INPUT) {
-        byoc_graph_set_name(r->g, node, name);
-        byoc_graph_set_loc(r->g, node, line, col);
-    }
-    return node;
-}
-
-int relay_meta(relay_reader *r, long index, int line, int col)
+static int make_meta(relay_reader *r, long index, int line, int col)
 {
     if (index < 0 || index > 10000000) {
         relay_error_at(r, line, col, "meta constant index %ld out of range", index);
@@ -223,6 +437,7 @@ int relay_meta(relay_reader *r, long index, int line, int col)
         r->meta = m;
         r->nmeta = n;
     }
+    /* One node per index: the metadata section is the module's. */
     if (r->meta[index])
         return r->meta[index] - 1;
     byoc_tensor_type unknown;
@@ -254,7 +469,7 @@ static int scalar_const(relay_reader *r, byoc_dtype dt, const byoc_value *v, int
     return node;
 }
 
-int relay_scalar(relay_reader *r, const relay_number_t *n, bool negate, int line, int col)
+static int make_scalar(relay_reader *r, const relay_number_t *n, bool negate, int line, int col)
 {
     /* Relay's defaults for unsuffixed literals: int32 and float32. */
     byoc_dtype dt = n->dtype >= 0 ? (byoc_dtype)n->dtype
@@ -268,33 +483,30 @@ int relay_scalar(relay_reader *r, const relay_number_t *n, bool negate, int line
     return scalar_const(r, dt, &v, line, col);
 }
 
-int relay_bool(relay_reader *r, bool b, int line, int col)
-{
-    byoc_value v = {.kind = BYOC_V_BOOL, .u.b = b};
-    return scalar_const(r, BYOC_DT_BOOL, &v, line, col);
-}
+static int eval_tensor(relay_reader *r, relay_scope *s, const relay_expr *e);
 
-int relay_call(relay_reader *r, const char *op, relay_item *items, int line, int col)
+static int make_call(relay_reader *r, relay_scope *s, const relay_expr *call)
 {
     int args[64], nargs = 0;
-    for (relay_item *it = items; it; it = it->next) {
+    for (const relay_item *it = call->items; it; it = it->next) {
         if (it->attr)
             continue;
         if (nargs == 64) {
-            relay_error_at(r, it->line, it->col, "too many arguments to %s", op);
+            relay_error_at(r, it->line, it->col, "too many arguments to %s", call->name);
             return -1;
         }
-        args[nargs++] = it->node;
+        if ((args[nargs++] = eval_tensor(r, s, it->expr)) < 0)
+            return -1;
     }
     byoc_error e;
-    int node = byoc_graph_add_call(r->g, op, nargs ? args : NULL, nargs, &e);
+    int node = byoc_graph_add_call(r->g, call->name, nargs ? args : NULL, nargs, &e);
     if (node < 0)
-        return graph_error(r, &e, line, col);
-    byoc_graph_set_loc(r->g, node, line, col);
-    for (relay_item *it = items; it; it = it->next) {
+        return graph_error(r, &e, call->line, call->col);
+    byoc_graph_set_loc(r->g, node, call->line, call->col);
+    for (const relay_item *it = call->items; it; it = it->next) {
         if (!it->attr)
             continue;
-        for (relay_item *p = items; p != it; p = p->next)
+        for (const relay_item *p = call->items; p != it; p = p->next)
             if (p->attr && strcmp(p->attr, it->attr) == 0) {
                 relay_error_at(r, it->line, it->col, "attribute '%s' given twice", it->attr);
                 return -1;
@@ -305,25 +517,26 @@ int relay_call(relay_reader *r, const char *op, relay_item *items, int line, int
     return node;
 }
 
-int relay_tuple(relay_reader *r, relay_item *items, int line, int col)
+static int make_tuple(relay_reader *r, relay_scope *s, const relay_expr *tuple)
 {
     int fields[256], n = 0;
-    for (relay_item *it = items; it; it = it->next) {
+    for (const relay_item *it = tuple->items; it; it = it->next) {
         if (n == 256) {
-            relay_error_at(r, line, col, "tuple too long");
+            relay_error_at(r, tuple->line, tuple->col, "tuple too long");
             return -1;
         }
-        fields[n++] = it->node;
+        if ((fields[n++] = eval_tensor(r, s, it->expr)) < 0)
+            return -1;
     }
     byoc_error e;
     int node = byoc_graph_add_tuple(r->g, fields, n, &e);
     if (node < 0)
-        return graph_error(r, &e, line, col);
-    byoc_graph_set_loc(r->g, node, line, col);
+        return graph_error(r, &e, tuple->line, tuple->col);
+    byoc_graph_set_loc(r->g, node, tuple->line, tuple->col);
     return node;
 }
 
-int relay_proj(relay_reader *r, int tuple, const relay_number_t *index, int line, int col)
+static int make_proj(relay_reader *r, int tuple, const relay_number_t *index, int line, int col)
 {
     if (index->is_float || index->i > 65535) {
         relay_error_at(r, line, col, "a projection needs a field index");
@@ -337,26 +550,15 @@ int relay_proj(relay_reader *r, int tuple, const relay_number_t *index, int line
     return node;
 }
 
-static bool type_equal(const byoc_tensor_type *a, const byoc_tensor_type *b)
-{
-    if (a->dtype != b->dtype || a->rank != b->rank)
-        return false;
-    for (int i = 0; i < a->rank && i < BYOC_MAX_RANK; i++)
-        if (a->dims[i] != b->dims[i])
-            return false;
-    return true;
-}
-
-static bool type_known(const byoc_tensor_type *t)
-{
-    return t->rank >= 0 && t->dtype != BYOC_DT_VOID;
-}
-
 /* A ty= comment after an expression: a constant or call takes the type
  * (inference then checks a call's); anything else must already have it. */
-int relay_annotate(relay_reader *r, int node, const relay_type *t, int line, int col)
+static int annotate(relay_reader *r, int node, const relay_type *t, int line, int col)
 {
     byoc_node_kind k = byoc_node_kind_of(r->g, node);
+    if (t->is_fn) {
+        relay_error_at(r, line, col, "a tensor annotated with a function type");
+        return -1;
+    }
     if (t->nfields >= 0) {
         if (k == BYOC_N_CALL) {
             byoc_error e;
@@ -366,52 +568,302 @@ int relay_annotate(relay_reader *r, int node, const relay_type *t, int line, int
         return node;
     }
     const byoc_tensor_type *have = byoc_node_type(r->g, node, -1);
-    if (k == BYOC_N_CONST || k == BYOC_N_CALL) {
-        if (k == BYOC_N_CONST && have && type_known(have) && !type_equal(have, &t->t)) {
+    /* A call keeps the first type written for it: an inlined body's
+     * result can be annotated inside the body and at the call. */
+    bool settable = k == BYOC_N_CONST || (k == BYOC_N_CALL && !type_known(have));
+    if (settable) {
+        if (k == BYOC_N_CONST && type_known(have) && !type_agrees(have, &t->t)) {
             relay_error_at(r, line, col, "this constant was declared with another type before");
             return -1;
         }
         byoc_graph_set_type(r->g, node, &t->t);
-    } else if (have && type_known(have) && !type_equal(have, &t->t)) {
+    } else if (type_known(have) && !type_agrees(have, &t->t)) {
         relay_error_at(r, line, col, "the annotated type differs from the node's type");
         return -1;
     }
     return node;
 }
 
-int relay_result(relay_reader *r, int node, const relay_type *declared, int line, int col)
+/* ---- evaluation: inlining ------------------------------------------------------- */
+
+static relay_val eval(relay_reader *r, relay_scope *s, const relay_expr *e);
+
+static void not_a_tensor(relay_reader *r, const relay_val *v, const relay_expr *e)
 {
-    byoc_error e;
-    if (byoc_graph_set_output(r->g, node, &e) != 0)
-        return graph_error(r, &e, line, col);
-    r->ret = declared; /* checked after inference */
-    r->ret_line = line;
-    r->ret_col = col;
+    e = expr_start(e);
+    if (v->name)
+        relay_error_at(r, e->line, e->col, "%s is a function, not a tensor", v->name);
+    else
+        relay_error_at(r, e->line, e->col, "this fn is a function, not a tensor");
+}
+
+static int eval_tensor(relay_reader *r, relay_scope *s, const relay_expr *e)
+{
+    relay_val v = eval(r, s, e);
+    if (r->failed)
+        return -1;
+    if (v.fn) {
+        not_a_tensor(r, &v, e);
+        return -1;
+    }
+    return v.node;
+}
+
+/* Record in the graph's notes where a partition or composite of the
+ * source went: its attributes are otherwise lost with the function.  An
+ * inner function's note comes before its caller's, which only then knows
+ * its nodes (an inlined body's nodes are consecutive). */
+static void note_inlined(relay_reader *r, const relay_fn *fn, const char *name, int first,
+                         int line, int col)
+{
+    for (const relay_item *it = fn->header; it; it = it->next) {
+        if (!it->attr || it->value.kind != BYOC_V_STRING
+            || (strcmp(it->attr, "Compiler") != 0 && strcmp(it->attr, "Composite") != 0))
+            continue;
+        int last = byoc_graph_node_count(r->g) - 1;
+        char nodes[64];
+        if (last < first)
+            snprintf(nodes, sizeof nodes, ": no nodes");
+        else if (last == first)
+            snprintf(nodes, sizeof nodes, " as node %d", first);
+        else
+            snprintf(nodes, sizeof nodes, " as nodes %d..%d", first, last);
+        bx_graph_note(r->g, "%s:%d:%d: inlined %s (%s=\"%s\")%s", r->file, line, col, name,
+                      it->attr, it->value.u.s, nodes);
+    }
+}
+
+/* A body's statements and result in scope s; returns the result node. */
+static int eval_body(relay_reader *r, relay_scope *s, const relay_fn *fn)
+{
+    for (const relay_stmt *st = fn->stmts; st; st = st->next) {
+        relay_val v = eval(r, s, st->value);
+        if (r->failed || bind(r, s, st, v) != 0)
+            return -1;
+    }
+    return eval_tensor(r, s, fn->result);
+}
+
+/* A call of f with these argument expressions, in scope s: its body's
+ * nodes, with the arguments for its parameters. */
+static int inline_call(relay_reader *r, relay_scope *s, const relay_val *f, const relay_expr *call)
+{
+    relay_fn *fn = f->fn;
+    const char *name = f->name ? f->name : "fn";
+    int nargs = 0;
+    for (const relay_item *it = call->items; it; it = it->next) {
+        if (it->attr) {
+            relay_error_at(r, it->line, it->col,
+                           "attribute '%s' in a call of %s: functions take no attributes",
+                           it->attr, name);
+            return -1;
+        }
+        nargs++;
+    }
+    if (nargs != fn->nparams) {
+        relay_error_at(r, call->line, call->col, "%s takes %d argument%s, got %d", name,
+                       fn->nparams, fn->nparams == 1 ? "" : "s", nargs);
+        return -1;
+    }
+    /* Calls nested k deep, each calling twice, make 2^k copies: stop long
+     * before that exhausts time or memory.  Real modules, even with much
+     * reuse, stay far below 16 nodes or calls per byte of text. */
+    if (++r->calls > r->limit || byoc_graph_node_count(r->g) > r->limit) {
+        relay_error_at(r, call->line, call->col,
+                       "inlining %s makes the graph too large (over %ld nodes or calls)", name,
+                       r->limit);
+        return -1;
+    }
+    if (fn->active) {
+        relay_error_at(r, call->line, call->col,
+                       "recursive call of %s: byoc inlines functions, and cannot inline this one",
+                       name);
+        return -1;
+    }
+    relay_scope body;
+    memset(&body, 0, sizeof body);
+    bx_hash_init(&body.names);
+    body.parent = f->env;
+    body.prefix = bx_arena_printf(&r->arena, "%s%s/", s->prefix, name);
+    int node = -1;
+    const relay_item *arg = call->items;
+    for (const relay_item *p = fn->header; p; p = p->next) {
+        if (!p->param)
+            continue;
+        int a = eval_tensor(r, s, arg->expr);
+        if (a < 0)
+            goto out;
+        if (bx_hash_get(&body.names, p->param)) {
+            relay_error_at(r, p->line, p->col, "parameter %s is declared twice", p->param);
+            goto out;
+        }
+        if (p->type) {
+            if (p->type->is_fn) {
+                relay_error_at(r, p->line, p->col,
+                               "parameter %s has a function type; byoc takes tensor parameters",
+                               p->param);
+                goto out;
+            }
+            int index = 1;
+            for (const relay_item *q = call->items; q != arg; q = q->next)
+                index++;
+            const relay_expr *at = expr_start(arg->expr);
+            if (check_type(r, a, p->type,
+                           bx_arena_printf(&r->arena, "argument %d of %s", index, name),
+                           bx_arena_printf(&r->arena, "parameter %s", p->param), at->line,
+                           at->col) != 0)
+                goto out;
+        }
+        define(r, &body, p->param, (relay_val){.node = a});
+        arg = arg->next;
+    }
+    body.first = byoc_graph_node_count(r->g);
+    fn->active = true;
+    fn->uses++;
+    node = eval_body(r, &body, fn);
+    fn->active = false;
+    if (node >= 0 && fn->ret) {
+        const relay_expr *at = expr_start(fn->result);
+        if (check_type(r, node, fn->ret, NULL, name, at->line, at->col) != 0)
+            node = -1;
+    }
+    if (node >= 0)
+        note_inlined(r, fn, body.prefix[0] ? bx_arena_strndup(&r->arena, body.prefix,
+                                                               strlen(body.prefix) - 1)
+                                           : name,
+                     body.first, call->line, call->col);
+out:
+    bx_hash_free(&body.names);
     return node;
 }
 
-/* Does the output's inferred type agree with the declared one?  Unknown
- * (untyped) results are not a disagreement: inference reported them. */
-static bool result_matches(const byoc_graph *g, const relay_type *want)
+static relay_val eval(relay_reader *r, relay_scope *s, const relay_expr *e)
 {
-    int out = byoc_graph_output(g);
-    int nf = byoc_node_field_count(g, out);
-    if (want->nfields < 0) {
-        if (nf >= 0)
-            return false;
-        const byoc_tensor_type *t = byoc_node_type(g, out, -1);
-        return !t || !type_known(t) || type_equal(t, &want->t);
+    relay_val v = {.node = -1};
+    switch (e->kind) {
+    case RX_LOCAL: {
+        const relay_val *p = lookup(s, e->name);
+        if (!p) {
+            relay_error_at(r, e->line, e->col, "%s is not defined", e->name);
+            return error_val;
+        }
+        return *p;
     }
-    if (nf < 0)
-        return !type_known(byoc_node_type(g, out, -1));
-    if (nf != want->nfields)
-        return false;
-    for (int i = 0; i < nf; i++) {
-        const byoc_tensor_type *t = byoc_node_type(g, out, i);
-        if (t && type_known(t) && !type_equal(t, &want->fields[i]))
-            return false;
+    case RX_GLOBAL: {
+        relay_fn *f = bx_hash_get(&r->globals, e->name);
+        if (!f) {
+            relay_error_at(r, e->line, e->col, "%s is not defined", e->name);
+            return error_val;
+        }
+        v.fn = f;
+        v.name = f->name;
+        return v;
     }
-    return true;
+    case RX_FN:
+        v.fn = e->fn;
+        v.env = s;
+        return v;
+    case RX_META:
+        v.node = make_meta(r, e->meta, e->line, e->col);
+        return v;
+    case RX_NUMBER:
+        v.node = make_scalar(r, &e->num, e->negate, e->line, e->col);
+        return v;
+    case RX_BOOL: {
+        byoc_value b = {.kind = BYOC_V_BOOL, .u.b = e->b};
+        v.node = scalar_const(r, BYOC_DT_BOOL, &b, e->line, e->col);
+        return v;
+    }
+    case RX_OP:
+        v.node = make_call(r, s, e);
+        return v;
+    case RX_TUPLE:
+        v.node = make_tuple(r, s, e);
+        return v;
+    case RX_PROJ: {
+        int t = eval_tensor(r, s, e->callee);
+        if (t >= 0)
+            v.node = make_proj(r, t, &e->num, e->line, e->col);
+        return v;
+    }
+    case RX_ANNOT: {
+        v = eval(r, s, e->callee);
+        if (r->failed)
+            return error_val;
+        if (v.fn) {
+            if (!e->type.is_fn) {
+                not_a_tensor(r, &v, e);
+                return error_val;
+            }
+            return v;
+        }
+        v.node = annotate(r, v.node, &e->type, e->line, e->col);
+        return v;
+    }
+    case RX_CALL: {
+        relay_val f = eval(r, s, e->callee);
+        if (r->failed)
+            return error_val;
+        if (!f.fn) {
+            const relay_expr *c = expr_start(e->callee);
+            if (c->kind == RX_LOCAL)
+                relay_error_at(r, c->line, c->col, "%s is not a function", c->name);
+            else
+                relay_error_at(r, c->line, c->col, "this expression is not a function");
+            return error_val;
+        }
+        v.node = inline_call(r, s, &f, e);
+        return v;
+    }
+    }
+    bx_die("unknown Relay expression kind");
+}
+
+/* @main: its parameters are the graph's inputs, its result the output. */
+static int eval_main(relay_reader *r)
+{
+    relay_fn *main_fn = bx_hash_get(&r->globals, "@main");
+    if (!main_fn) {
+        relay_error_at(r, r->first->line, r->first->col,
+                       "the module has no @main (its first function is %s)", r->first->name);
+        return -1;
+    }
+    relay_scope s;
+    memset(&s, 0, sizeof s);
+    bx_hash_init(&s.names);
+    s.prefix = "";
+    int out = -1;
+    for (const relay_item *p = main_fn->header; p; p = p->next)
+        if (p->param) {
+            if (bx_hash_get(&s.names, p->param)) {
+                relay_error_at(r, p->line, p->col, "parameter %s is declared twice", p->param);
+                goto out;
+            }
+            if (make_input(r, &s, p) < 0)
+                goto out;
+        }
+    main_fn->active = true;
+    main_fn->uses++;
+    out = eval_body(r, &s, main_fn);
+    main_fn->active = false;
+    if (out >= 0) {
+        byoc_error e;
+        const relay_expr *at = expr_start(main_fn->result);
+        if (byoc_graph_set_output(r->g, out, &e) != 0)
+            out = graph_error(r, &e, at->line, at->col);
+        else if (main_fn->ret
+                 && check_type(r, out, main_fn->ret, NULL, "@main", at->line, at->col) != 0)
+            out = -1;
+    }
+    for (size_t i = 0; out >= 0 && i < r->globals.n; i++) {
+        const relay_fn *f = r->globals.entries[i].val;
+        if (!f->uses)
+            bx_graph_note(r->g, "%s:%d:%d: %s is never called", r->file, f->line, f->col,
+                          f->name);
+    }
+out:
+    bx_hash_free(&s.names);
+    return out < 0 ? -1 : 0;
 }
 
 /* ---- the public entry points ------------------------------------------------------ */
@@ -429,17 +881,19 @@ static byoc_graph *read_text(const byoc_registry *reg, const char *text, size_t 
     r.g = byoc_graph_create(reg);
     byoc_graph_set_source(r.g, name);
     bx_arena_init(&r.arena);
-    bx_hash_init(&r.locals);
+    bx_hash_init(&r.globals);
     byoc_error_clear(err);
+    r.limit = 16 * (long)(len < 1 << 24 ? len : 1 << 24);
+    if (r.limit < 1 << 16)
+        r.limit = 1 << 16;
     int rc = relay_parse(&r, text, len);
+    if (rc == 0)
+        rc = eval_main(&r);
     if (rc == 0 && byoc_graph_infer_types(r.g, err) != 0)
         rc = -1;
-    if (rc == 0 && r.ret && !result_matches(r.g, r.ret)) {
-        bx_error_set(err, name, r.ret_line, r.ret_col,
-                     "the result's type differs from the type @main declares");
-        rc = -1;
-    }
-    bx_hash_free(&r.locals);
+    if (rc == 0)
+        rc = run_checks(&r);
+    bx_hash_free(&r.globals);
     bx_arena_free(&r.arena);
     free(r.meta);
     if (rc != 0) {

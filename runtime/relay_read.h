@@ -1,5 +1,12 @@
 /* Internal interface between the Relay text scanner, parser and the code
- * that builds the graph (relay_read.c). */
+ * that builds the graph (relay_read.c).
+ *
+ * The parser builds a small syntax tree of the whole module - its global
+ * functions, their statements and expressions - in the reader's arena;
+ * relay_read.c then evaluates @main over it, inlining every call of a
+ * function, into one flat graph.  A tree is needed because a function's
+ * body becomes nodes once per call, with that call's arguments, and a
+ * global may be called before the text defines it. */
 #ifndef BX_RELAY_READ_H
 #define BX_RELAY_READ_H
 
@@ -18,32 +25,95 @@ typedef struct relay_number_t {
     int dtype;          /* from a suffix (0i64, 2f), or -1 */
 } relay_number_t;
 
-/* A type as written: a tensor type, or a tuple of tensor types. */
+/* A type as written: a tensor type, a tuple of tensor types, or a
+ * function type (only ever read from ty= comments, and not checked). */
 typedef struct relay_type {
     int nfields;                    /* -1: a tensor type */
+    bool is_fn;
     byoc_tensor_type t;
     byoc_tensor_type *fields;
 } relay_type;
 
-/* One item of a call's argument list: an argument or an attribute. */
+typedef struct relay_expr relay_expr;
+
+/* One item of a parenthesized list: a call's argument or attribute, a
+ * function header's parameter or attribute, a tuple's field. */
 typedef struct relay_item {
-    const char *attr;               /* NULL: a positional argument */
-    int node;
-    byoc_value value;
+    const char *attr;               /* an attribute: its name */
+    const char *param;              /* a parameter: its name, "%x" */
+    relay_expr *expr;               /* an argument or a field */
+    byoc_value value;               /* an attribute's value */
+    const relay_type *type;         /* a parameter's type, or NULL */
     int line, col;
     struct relay_item *next;
 } relay_item;
+
+typedef struct relay_stmt {         /* %name = value; */
+    const char *name;
+    relay_expr *value;
+    int line, col;
+    struct relay_stmt *next;
+} relay_stmt;
+
+typedef struct relay_stmts {        /* a list under construction */
+    relay_stmt *head, *tail;
+} relay_stmts;
+
+/* A function: a global `def @name(...)` or a `fn (...)` literal. */
+typedef struct relay_fn {
+    const char *name;               /* "@f"; NULL for a literal */
+    relay_item *header;             /* parameters and attributes, in order */
+    int nparams;
+    const relay_type *ret;          /* the declared result type, or NULL */
+    int ret_line, ret_col;
+    relay_stmt *stmts;
+    relay_expr *result;
+    int line, col;                  /* of the name, or of `fn` */
+    bool active;                    /* being inlined now: a call is recursion */
+    int uses;
+} relay_fn;
+
+typedef enum relay_expr_kind {
+    RX_LOCAL,       /* name */
+    RX_GLOBAL,      /* name */
+    RX_META,        /* meta */
+    RX_NUMBER,      /* num, negate */
+    RX_BOOL,        /* b */
+    RX_OP,          /* name(items): an operator call */
+    RX_CALL,        /* callee(items): a function call */
+    RX_TUPLE,       /* (items) */
+    RX_PROJ,        /* callee.index */
+    RX_FN,          /* fn */
+    RX_ANNOT        /* callee with a ty= comment: type */
+} relay_expr_kind;
+
+struct relay_expr {
+    relay_expr_kind kind;
+    int line, col;
+    const char *name;
+    long meta;
+    relay_number_t num;
+    bool negate, b;
+    relay_expr *callee;
+    relay_item *items;
+    relay_type type;
+    relay_fn *fn;
+};
 
 typedef struct relay_list {         /* a growing list of values */
     byoc_value *v;
     int n, cap;
 } relay_list;
 
+typedef struct relay_scope relay_scope;
+typedef struct relay_check relay_check;
+
 typedef struct relay_reader {
     const byoc_registry *reg;
     byoc_graph *g;
-    bx_arena arena;                 /* scratch: names, values, lists */
-    bx_hash locals;                 /* "%x" -> node id + 1 */
+    bx_arena arena;                 /* scratch: the tree, names, values, lists */
+    bx_hash globals;                /* "@f" -> relay_fn */
+    relay_fn *first;                /* the first global, for messages */
     int *meta;                      /* meta constant index -> node id + 1 */
     int nmeta;
     const char *file;
@@ -51,8 +121,8 @@ typedef struct relay_reader {
     int cline, ccol;                /* start of an open comment */
     byoc_error *err;
     bool failed;
-    const struct relay_type *ret;   /* the declared result type, or NULL */
-    int ret_line, ret_col;
+    relay_check *checks, *last_check; /* type checks left for after inference */
+    long calls, limit;              /* functions inlined; most calls and nodes */
 } relay_reader;
 
 void relay_error_at(relay_reader *r, int line, int col, const char *fmt, ...)
@@ -61,19 +131,10 @@ char *relay_strndup(relay_reader *r, const char *s, size_t n);
 char *relay_unescape(relay_reader *r, const char *s, size_t n);
 int relay_number(relay_reader *r, const char *text, relay_number_t *out);
 
-/* Builders called by the parser; each returns a node id or -1 (after
- * reporting the error). */
-int relay_param(relay_reader *r, const char *name, const relay_type *t, int line, int col);
-int relay_local(relay_reader *r, const char *name, int line, int col);
-int relay_bind(relay_reader *r, const char *name, int node, int line, int col);
-int relay_meta(relay_reader *r, long index, int line, int col);
-int relay_scalar(relay_reader *r, const relay_number_t *n, bool negate, int line, int col);
-int relay_bool(relay_reader *r, bool b, int line, int col);
-int relay_call(relay_reader *r, const char *op, relay_item *items, int line, int col);
-int relay_tuple(relay_reader *r, relay_item *items, int line, int col);
-int relay_proj(relay_reader *r, int tuple, const relay_number_t *index, int line, int col);
-int relay_annotate(relay_reader *r, int node, const relay_type *t, int line, int col);
-int relay_result(relay_reader *r, int node, const relay_type *declared, int line, int col);
+/* Tree builders called by the parser. */
+relay_expr *relay_expr_new(relay_reader *r, relay_expr_kind kind, int line, int col);
+/* Register a global function; an error (returns -1) when defined twice. */
+int relay_def(relay_reader *r, relay_fn *f);
 /* Values and types. */
 byoc_value relay_value_number(const relay_number_t *n, bool negate);
 void relay_list_push(relay_reader *r, relay_list *l, const byoc_value *v);

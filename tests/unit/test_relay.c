@@ -1,6 +1,7 @@
 /* Unit tests of the Relay text reader and writer. */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,7 +185,7 @@ START_TEST(errors_are_located)
     read_fails("def @main(%x: Tensor[(1), float32]) {\n  %0 = nn.relu(%x)\n  %0\n}\n",
                "t.relay:3:3: error: unexpected local name, expected ';'");
     read_fails("def @main(%x: Tensor[(1), float32]) {\n  fn (%y) { %y }\n}\n",
-               "t.relay:2:3: error: functions (fn) are not supported: give byoc a module whose @main is a dataflow graph");
+               "t.relay:2:3: error: this fn is a function, not a tensor");
     read_fails("def @main(%x: Tensor[(1), float32]) {\n  %x $\n}\n",
                "t.relay:2:6: error: stray '$' in program");
     read_fails("def @main(%x: Tensor[(4), float32]) {\n"
@@ -193,18 +194,357 @@ START_TEST(errors_are_located)
 }
 END_TEST
 
+static const char *PARTITIONED =
+    "def @main(%x: Tensor[(1, 64), float32], %w: Tensor[(64, 64), float32]) {\n"
+    "  %1 = fn (%p0: Tensor[(1, 64), float32], %p1, Primitive=1) -> Tensor[(1, 64), float32] {\n"
+    "    %0 = nn.dense(%p0, %p1, units=None) /* ty=Tensor[(1, 64), float32] */;\n"
+    "    nn.relu(%0)\n"
+    "  } /* ty=fn (Tensor[(1, 64), float32], Tensor[(64, 64), float32]) -> Tensor[(1, 64), float32] */;\n"
+    "  %2 = @trt_0(%1(%x, %w)) /* ty=Tensor[(1, 64), float32] */;\n"
+    "  (%2, %2)\n"
+    "}\n"
+    "def @trt_0(%i0: Tensor[(1, 64), float32], Compiler=\"trt\", Primitive=1) {\n"
+    "  %0 = fn (%q: Tensor[(1, 64), float32], Composite=\"trt.relu\") { nn.relu(%q) };\n"
+    "  %0(%i0)\n"
+    "}\n";
+
 START_TEST(truncated_inputs_never_crash)
 {
     /* Every prefix of a valid module is rejected with a message, or read. */
-    size_t n = strlen(CONV);
-    for (size_t k = 0; k < n; k++) {
-        byoc_error err;
-        byoc_graph *g = byoc_relay_read_string(reg, CONV, k, "t.relay", &err);
-        if (g)
-            byoc_graph_destroy(g);
-        else
-            ck_assert(err.msg[0] != 0);
+    const char *texts[] = {CONV, PARTITIONED};
+    for (int t = 0; t < 2; t++) {
+        size_t n = strlen(texts[t]);
+        for (size_t k = 0; k <= n; k++) {
+            byoc_error err;
+            byoc_graph *g = byoc_relay_read_string(reg, texts[t], k, "t.relay", &err);
+            if (g)
+                byoc_graph_destroy(g);
+            else
+                ck_assert(err.msg[0] != 0);
+            /* The whole text reads. */
+            ck_assert(k < n || g != NULL);
+        }
     }
+}
+END_TEST
+
+/* ---- partitioned modules: functions are inlined ------------------------------ */
+
+static byoc_graph *read_file_ok(const char *name)
+{
+    const char *top = getenv("top_srcdir");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tests/relay/%s", top ? top : ".", name);
+    byoc_error err;
+    byoc_graph *g = byoc_relay_read(reg, path, &err);
+    ck_assert_msg(g != NULL, "%s:%d:%d: %s", err.file, err.line, err.col, err.msg);
+    return g;
+}
+
+static int count_op(const byoc_graph *g, const char *op)
+{
+    int n = 0;
+    for (int i = 0; i < byoc_graph_node_count(g); i++)
+        n += byoc_node_op_name(g, i) && strcmp(byoc_node_op_name(g, i), op) == 0;
+    return n;
+}
+
+static bool has_note(const byoc_graph *g, const char *text)
+{
+    for (int i = 0; i < byoc_graph_note_count(g); i++)
+        if (strstr(byoc_graph_note(g, i), text))
+            return true;
+    return false;
+}
+
+static void assert_type(const byoc_graph *g, int node, int field, byoc_dtype dt, int rank,
+                        int64_t d0, int64_t d1)
+{
+    const byoc_tensor_type *t = byoc_node_type(g, node, field);
+    ck_assert_int_eq(t->dtype, dt);
+    ck_assert_int_eq(t->rank, rank);
+    ck_assert_int_eq(t->dims[0], d0);
+    if (rank > 1)
+        ck_assert_int_eq(t->dims[1], d1);
+}
+
+START_TEST(partitioned_module_reads_as_the_flat_one)
+{
+    /* What TVM prints after BYOC partitioning: a Primitive fn bound to a
+     * local, a Compiler global defined after @main, a Composite inside it. */
+    byoc_graph *g = read_file_ok("partitioned.relay");
+    byoc_graph *flat = read_file_ok("flat.relay");
+    assert_same(g, flat);
+    ck_assert_int_eq(count_op(g, "nn.dense"), 1);
+    ck_assert_int_eq(count_op(g, "nn.relu"), 2);
+    int out = byoc_graph_output(g);
+    ck_assert_str_eq(byoc_node_op_name(g, out), "nn.relu");
+    assert_type(g, out, -1, BYOC_DT_FLOAT32, 2, 1, 64);
+    /* The inner relu's argument is the outer function's relu. */
+    ck_assert_str_eq(byoc_node_op_name(g, byoc_node_arg(g, out, 0)), "nn.relu");
+    ck_assert(has_note(g, "partitioned.relay:7:8: inlined @tvmgen_default_trt_main_0 "
+                          "(Compiler=\"trt\") as node 4"));
+    ck_assert(has_note(g, ":15:3: inlined @tvmgen_default_trt_main_0/%3 "
+                          "(Composite=\"trt.relu\") as node 4"));
+    /* Nodes keep where they were written; a result bound in @main takes
+     * @main's name and place. */
+    ck_assert_int_eq(byoc_node_line(g, 2), 4);
+    ck_assert_str_eq(byoc_node_name(g, 2), "%1/%0");
+    ck_assert_int_eq(byoc_node_line(g, out), 7);
+    ck_assert_str_eq(byoc_node_name(g, out), "%2");
+    byoc_graph_destroy(flat);
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+START_TEST(nested_composite_inside_a_global)
+{
+    /* The global comes first here; each body numbers its locals from %0. */
+    byoc_graph *g = read_ok(
+        "#[version = \"0.0.5\"]\n"
+        "def @tvmgen_default_cutlass_main_0(%cutlass_0_i0: Tensor[(8, 32), float16],\n"
+        "    %cutlass_0_i1: Tensor[(16, 32), float16], Inline=1, Compiler=\"cutlass\",\n"
+        "    global_symbol=\"tvmgen_default_cutlass_main_0\", Primitive=1) -> Tensor[(8, 16), float16] {\n"
+        "  %2 = fn (%FunctionVar_0_0: Tensor[(8, 32), float16], %FunctionVar_0_1: Tensor[(16, 32), float16],\n"
+        "      PartitionedFromPattern=\"nn.dense_add_nn.relu_\", Composite=\"cutlass.dense_bias_relu\") {\n"
+        "    %0 = nn.dense(%FunctionVar_0_0, %FunctionVar_0_1, units=16, out_dtype=\"float16\");\n"
+        "    %1 = add(%0, meta[relay.Constant][0] /* ty=Tensor[(16,), float16] */);\n"
+        "    nn.relu(%1)\n"
+        "  };\n"
+        "  %3 = %2(%cutlass_0_i0, %cutlass_0_i1, /* en_id=7 */);\n"
+        "  %4 = multiply(%3, 2f16);\n"
+        "  %4\n"
+        "}\n"
+        "\n"
+        "def @main(%x: Tensor[(8, 32), float16], %w: Tensor[(16, 32), float16]) -> Tensor[(8, 16), float16] {\n"
+        "  %0 = nn.relu(%x);\n"
+        "  %1 = @tvmgen_default_cutlass_main_0(%0, %w) /* ty=Tensor[(8, 16), float16] */;\n"
+        "  %2 = add(%1, meta[relay.Constant][0] /* ty=Tensor[(16,), float16] */);\n"
+        "  sigmoid(%2)\n"
+        "}\n");
+    byoc_graph *flat = read_ok(
+        "#[version = \"0.0.5\"]\n"
+        "def @main(%x: Tensor[(8, 32), float16], %w: Tensor[(16, 32), float16]) -> Tensor[(8, 16), float16] {\n"
+        "  %0 = nn.relu(%x);\n"
+        "  %1 = nn.dense(%0, %w, units=16, out_dtype=\"float16\");\n"
+        "  %2 = add(%1, meta[relay.Constant][0] /* ty=Tensor[(16,), float16] */);\n"
+        "  %3 = nn.relu(%2);\n"
+        "  %4 = multiply(%3, 2f16);\n"
+        "  %5 = add(%4, meta[relay.Constant][0]);\n"
+        "  sigmoid(%5)\n"
+        "}\n");
+    assert_same(g, flat);
+    /* One constant node per meta index, shared by @main and the body. */
+    int add = byoc_node_arg(g, byoc_graph_output(g), 0);
+    int dense = 3;
+    ck_assert_str_eq(byoc_node_op_name(g, dense), "nn.dense");
+    ck_assert_int_eq(byoc_node_arg(g, add, 1), byoc_node_arg(g, dense + 2, 1));
+    /* Inlined nodes are named by where they come from; @main's keep theirs. */
+    ck_assert_str_eq(byoc_node_name(g, 2), "%0");
+    ck_assert_str_eq(byoc_node_name(g, dense), "@tvmgen_default_cutlass_main_0/%2/%0");
+    ck_assert(has_note(g, "inlined @tvmgen_default_cutlass_main_0/%2 "
+                          "(Composite=\"cutlass.dense_bias_relu\") as nodes 3..6"));
+    ck_assert(has_note(g, "t.relay:18:8: inlined @tvmgen_default_cutlass_main_0 "
+                          "(Compiler=\"cutlass\") as nodes 3..8"));
+    byoc_graph_destroy(flat);
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+START_TEST(function_called_twice_is_inlined_twice)
+{
+    byoc_graph *g = read_ok(
+        "def @main(%x: Tensor[(2, 3), float32]) {\n"
+        "  %0 = fn (%p: Tensor[(2, 3), float32], Primitive=1) {\n"
+        "    %0 = exp(%p);\n"
+        "    negative(%0)\n"
+        "  };\n"
+        "  %1 = %0(%x);\n"
+        "  %2 = %0(%1);\n"
+        "  %3 = @twice(%2);\n"
+        "  add(%3, %1)\n"
+        "}\n"
+        "def @twice(%a) {\n"
+        "  %0 = nn.relu(%a);\n"
+        "  %1 = @once(%0);\n"
+        "  @once(%1)\n"
+        "}\n"
+        "def @once(%b) { sigmoid(%b) }\n");
+    ck_assert_int_eq(byoc_graph_node_count(g), 1 + 4 + 3 + 1);
+    ck_assert_int_eq(count_op(g, "exp"), 2);
+    ck_assert_int_eq(count_op(g, "negative"), 2);
+    ck_assert_int_eq(count_op(g, "sigmoid"), 2);
+    /* The second call's exp takes the first call's result. */
+    ck_assert_str_eq(byoc_node_op_name(g, 3), "exp");
+    ck_assert_int_eq(byoc_node_arg(g, 3, 0), 2);
+    ck_assert_int_eq(byoc_node_arg(g, 1, 0), 0);
+    int out = byoc_graph_output(g);
+    ck_assert_int_eq(byoc_node_arg(g, out, 1), 2);
+    ck_assert_int_eq(byoc_node_arg(g, 7, 0), 6);
+    assert_type(g, out, -1, BYOC_DT_FLOAT32, 2, 2, 3);
+    ck_assert_str_eq(byoc_node_name(g, 6), "@twice/%1");
+    ck_assert_int_eq(byoc_graph_note_count(g), 0);
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+START_TEST(function_returns_a_tuple)
+{
+    byoc_graph *g = read_ok(
+        "#[version = \"0.0.5\"]\n"
+        "def @main(%x: Tensor[(4, 6), float32]) -> Tensor[(4, 3), float32] {\n"
+        "  %5 = @halves(%x) /* ty=(Tensor[(4, 3), float32], Tensor[(4, 3), float32]) */;\n"
+        "  %6 = %5.0;\n"
+        "  add(%6, %5.1)\n"
+        "}\n"
+        "def @halves(%a: Tensor[(4, 6), float32], Compiler=\"dnnl\")\n"
+        "    -> (Tensor[(4, 3), float32], Tensor[(4, 3), float32]) {\n"
+        "  %0 = split(%a, indices_or_sections=2, axis=1);\n"
+        "  %1 = %0.0;\n"
+        "  %2 = %0.1;\n"
+        "  %3 = nn.relu(%1);\n"
+        "  (%3, sigmoid(%2))\n"
+        "}\n");
+    int out = byoc_graph_output(g);
+    ck_assert_str_eq(byoc_node_op_name(g, out), "add");
+    assert_type(g, out, -1, BYOC_DT_FLOAT32, 2, 4, 3);
+    int p0 = byoc_node_arg(g, out, 0), p1 = byoc_node_arg(g, out, 1);
+    ck_assert_int_eq(byoc_node_kind_of(g, p0), BYOC_N_PROJ);
+    ck_assert_int_eq(byoc_node_proj_index(g, p1), 1);
+    int tuple = byoc_node_arg(g, p0, 0);
+    ck_assert_int_eq(byoc_node_kind_of(g, tuple), BYOC_N_TUPLE);
+    ck_assert_int_eq(byoc_node_field_count(g, tuple), 2);
+    ck_assert_str_eq(byoc_node_op_name(g, byoc_node_arg(g, tuple, 1)), "sigmoid");
+    ck_assert(has_note(g, "inlined @halves (Compiler=\"dnnl\") as nodes 1..6"));
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+START_TEST(tuple_parameters_scalars_and_closures)
+{
+    /* A composite over a tuple (concatenate), a rank-0 parameter type
+     * printed as its dtype, a literal called where it is written, and a
+     * literal whose body uses a name from around it. */
+    byoc_graph *g = read_ok(
+        "def @main(%x: Tensor[(1, 2), float32], %s: float32) {\n"
+        "  %0 = nn.relu(%x);\n"
+        "  %1 = fn (%t: (Tensor[(1, 2), float32], Tensor[(1, 2), float32]), Composite=\"c\") {\n"
+        "    concatenate(%t, axis=1)\n"
+        "  };\n"
+        "  %2 = %1((%x, %0));\n"
+        "  %3 = fn (%k: float32) -> Tensor[(1, 4), float32] { multiply(%2, %k) }(%s);\n"
+        "  fn (%u) { %0 = add(%u, %2); %0 }(%3)\n"
+        "}\n");
+    int out = byoc_graph_output(g);
+    ck_assert_str_eq(byoc_node_op_name(g, out), "add");
+    assert_type(g, out, -1, BYOC_DT_FLOAT32, 2, 1, 4);
+    ck_assert_int_eq(byoc_node_type(g, 1, -1)->rank, 0);
+    ck_assert_int_eq(count_op(g, "concatenate"), 1);
+    /* The last body's %0 is its own; its %2 is @main's. */
+    ck_assert_str_eq(byoc_node_op_name(g, byoc_node_arg(g, out, 1)), "concatenate");
+    ck_assert_str_eq(byoc_node_name(g, out), "fn/%0");
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+START_TEST(unused_function_is_accepted)
+{
+    byoc_graph *g = read_ok(
+        "def @main(%x: Tensor[(3), float32]) { nn.relu(%x) }\n"
+        "def @unused(%a: Tensor[(3), float32]) { nn.relux(%a) }\n");
+    ck_assert_int_eq(byoc_graph_node_count(g), 2);
+    ck_assert(has_note(g, "t.relay:2:5: @unused is never called"));
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+START_TEST(function_errors_are_located)
+{
+    /* Each call calls the next twice: 2^24 copies of the last body. */
+    char doubling[4096];
+    size_t len = (size_t)snprintf(doubling, sizeof doubling,
+                                  "def @main(%%x: Tensor[(1), float32]) { @f0(%%x) }\n");
+    for (int i = 0; i < 24; i++)
+        len += (size_t)snprintf(doubling + len, sizeof doubling - len,
+                                "def @f%d(%%a) { %%0 = @f%d(%%a); @f%d(%%0) }\n", i, i + 1, i + 1);
+    snprintf(doubling + len, sizeof doubling - len, "def @f24(%%a) { %%a }\n");
+    /* Bodies that make no nodes: the calls are counted. */
+    read_fails(doubling, "t.relay:25:31: error: inlining @f24 makes the graph too large "
+                         "(over 65536 nodes or calls)");
+    snprintf(doubling + len, sizeof doubling - len, "def @f24(%%a) { nn.relu(%%a) }\n");
+    read_fails(doubling, "t.relay:25:31: error: inlining @f24 makes the graph too large "
+                         "(over 65536 nodes or calls)");
+    read_fails("def @main(%x: Tensor[(1), float32]) {\n  @tvmgen_f(%x)\n}\n",
+               "t.relay:2:3: error: @tvmgen_f is not defined");
+    read_fails("def @main(%x: Tensor[(1), float32]) {\n  @f(%x, %x)\n}\n"
+               "def @f(%a) { %a }\n",
+               "t.relay:2:3: error: @f takes 1 argument, got 2");
+    read_fails("def @main(%x: Tensor[(1), float32]) {\n"
+               "  %0 = fn (%a, %b) { add(%a, %b) };\n  %0(%x)\n}\n",
+               "t.relay:3:3: error: %0 takes 2 arguments, got 1");
+    /* An argument's type, known when the call is read... */
+    read_fails("def @main(%x: Tensor[(1, 32), float32]) {\n  @f(%x)\n}\n"
+               "def @f(%a: Tensor[(1, 64), float32]) { nn.relu(%a) }\n",
+               "t.relay:2:6: error: argument 1 of @f has type Tensor[(1, 32), float32], "
+               "but parameter %a is declared Tensor[(1, 64), float32]");
+    /* ...or only after inference. */
+    read_fails("def @main(%x: Tensor[(1, 32), float32]) {\n"
+               "  %0 = fn (%a: Tensor[(1, 32), float32], %b: Tensor[(2, 32), float16]) { %a };\n"
+               "  %0(%x, nn.relu(%x))\n}\n",
+               "t.relay:3:10: error: argument 2 of %0 has type Tensor[(1, 32), float32], "
+               "but parameter %b is declared Tensor[(2, 32), float16]");
+    read_fails("def @main(%x: Tensor[(2), float32]) {\n  @f((%x, %x))\n}\n"
+               "def @f(%t: (Tensor[(2), float32], Tensor[(2), int8])) { %t.0 }\n",
+               "t.relay:2:6: error: argument 1 of @f has type (Tensor[(2,), float32], "
+               "Tensor[(2,), float32]), but parameter %t is declared (Tensor[(2,), float32], "
+               "Tensor[(2,), int8])");
+    read_fails("def @main(%x: Tensor[(2), float32]) {\n  @f(%x)\n}\n"
+               "def @f(%a) -> Tensor[(2), int8] {\n  nn.relu(%a)\n}\n",
+               "t.relay:5:3: error: the result's type differs from the type @f declares");
+    /* A function where a tensor belongs. */
+    read_fails("def @main(%x: Tensor[(1), float32]) {\n"
+               "  %0 = fn (%a) { %a };\n  nn.relu(%0)\n}\n",
+               "t.relay:3:11: error: %0 is a function, not a tensor");
+    read_fails("def @main(%x: Tensor[(1), float32]) {\n  (%x, @f)\n}\n"
+               "def @f(%a) { %a }\n",
+               "t.relay:2:8: error: @f is a function, not a tensor");
+    read_fails("def @main(%x: Tensor[(1), float32]) {\n  @f(@f)\n}\n"
+               "def @f(%a) { %a }\n",
+               "t.relay:2:6: error: @f is a function, not a tensor");
+    read_fails("def @main(%x: Tensor[(1), float32]) {\n  @f(%x)\n}\n"
+               "def @f(%a) { fn (%b) { %b } }\n",
+               "t.relay:4:14: error: this fn is a function, not a tensor");
+    read_fails("def @main(%x: Tensor[(1), float32]) {\n  %x(%x)\n}\n",
+               "t.relay:2:3: error: %x is not a function");
+    read_fails("def @main(%x: Tensor[(1), float32]) {\n  %0 = fn (%a) { %a };\n"
+               "  %0(%x, axis=1)\n}\n",
+               "t.relay:3:10: error: attribute 'axis' in a call of %0: functions take no attributes");
+    /* Recursion, direct and through another function. */
+    read_fails("def @main(%x: Tensor[(1), float32]) {\n  @f(%x)\n}\n"
+               "def @f(%a) {\n  %0 = nn.relu(%a);\n  @f(%0)\n}\n",
+               "t.relay:6:3: error: recursive call of @f: byoc inlines functions, and cannot inline this one");
+    read_fails("def @main(%x: Tensor[(1), float32]) {\n  @f(%x)\n}\n"
+               "def @f(%a) { @g(%a) }\ndef @g(%b) { fn (%c) { @f(%c) }(%b) }\n",
+               "t.relay:5:24: error: recursive call of @f: byoc inlines functions, and cannot inline this one");
+    /* Scopes: a global does not see @main's names. */
+    read_fails("def @main(%x: Tensor[(1), float32]) {\n  %0 = nn.relu(%x);\n  @f(%0)\n}\n"
+               "def @f(%a) { add(%a, %0) }\n",
+               "t.relay:5:22: error: %0 is not defined");
+    read_fails("def @main(%x: Tensor[(1), float32]) {\n  %x\n}\n"
+               "def @main(%y: Tensor[(1), float32]) {\n  %y\n}\n",
+               "t.relay:4:5: error: @main is defined twice");
+    read_fails("def @f(%x: Tensor[(1), float32]) {\n  %x\n}\n",
+               "t.relay:1:5: error: the module has no @main (its first function is @f)");
+    read_fails("def @main(%x: Tensor[(1), float32]) {\n  @f(%x, %x)\n}\n"
+               "def @f(%a, %a) { %a }\n",
+               "t.relay:4:12: error: parameter %a is declared twice");
+    read_fails("def @main(%x) {\n  %x\n}\n",
+               "t.relay:1:11: error: parameter %x of @main needs a type");
+    /* What is still not supported keeps its message. */
+    read_fails("def @main(%x: Tensor[(1), float32]) {\n  let %y = %x;\n  %y\n}\n",
+               "t.relay:2:3: error: let expressions are not supported: give byoc a module in dataflow form");
+    read_fails("def @main(%x: Tensor[(1), bool]) {\n  if (%x) { %x } else { %x }\n}\n",
+               "t.relay:2:3: error: control flow (if) is not supported");
 }
 END_TEST
 
@@ -216,10 +556,17 @@ static Suite *suite(void)
     tcase_add_test(core, reads_calls_constants_projections);
     tcase_add_test(core, tuples_literals_and_symbols);
     tcase_add_test(core, writer_round_trips);
+    tcase_add_test(core, partitioned_module_reads_as_the_flat_one);
+    tcase_add_test(core, nested_composite_inside_a_global);
+    tcase_add_test(core, function_called_twice_is_inlined_twice);
+    tcase_add_test(core, function_returns_a_tuple);
+    tcase_add_test(core, tuple_parameters_scalars_and_closures);
+    tcase_add_test(core, unused_function_is_accepted);
     suite_add_tcase(s, core);
     TCase *errors = tcase_create("Errors");
     tcase_add_checked_fixture(errors, setup, teardown);
     tcase_add_test(errors, errors_are_located);
+    tcase_add_test(errors, function_errors_are_located);
     tcase_add_test(errors, truncated_inputs_never_crash);
     tcase_set_timeout(errors, 60);
     suite_add_tcase(s, errors);
