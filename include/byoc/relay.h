@@ -4,9 +4,14 @@
  * header, `def @main(%x: Tensor[(1, 3, 224, 224), float32], ...) -> T`,
  * `%N = op(args, attr=value, ...);` statements, tuples, projections,
  * scalar literals (0f, 1e-05f, 50257i64, -1, True) and
- * `meta[relay.Constant][i]` with or without a ty= comment.  Types written
- * in the text are checked against inference.  Anything else is an error
- * with file:line:col. */
+ * `meta[relay.Constant][i]` with or without a ty= comment; and partitioned
+ * modules as TVM (and `byoc partition -f relay`) prints them: any number of
+ * `def @name(params, Attr=value, ...)` globals and `fn (...) { ... }`
+ * literals, called from @main, which the reader inlines back into one
+ * flat dataflow graph (a note per inlined call says which function and
+ * which Compiler= or Composite= it carried).  Types written in the text
+ * are checked against inference.  Anything else is an error with
+ * file:line:col. */
 #ifndef BYOC_RELAY_H
 #define BYOC_RELAY_H
 
