@@ -721,6 +721,8 @@ typedef struct rw {
     scope top, part, comp;
     int next;              /* next statement number of the global function */
     int ncomposites;       /* composites written: FunctionVar_<k>_<j> */
+    values *members;       /* per partition: its nodes, and the projections
+                              of its tuples that no partition holds */
     values *params, *outs; /* per partition */
     char **fname;          /* per partition: its function, NULL when empty */
 } rw;
@@ -841,10 +843,15 @@ static void collect_outputs(const byoc_graph *g, const scope *s, const int *node
             out->v[out->n++] = nodes[i];
 }
 
+/* Can the type of these values be written?  Several values, one of them a
+ * tuple, would make a nested tuple type, which byoc's graphs (and so its
+ * Relay reader) do not have; Relay lets a function's return type and a
+ * call's type comment be left out, so they are. */
 static bool types_known(const byoc_graph *g, const values *vs)
 {
     for (int i = 0; i < vs->n; i++)
-        if (!bx_relay_type_known(g, vs->v[i]))
+        if (!bx_relay_type_known(g, vs->v[i])
+            || (vs->n > 1 && byoc_node_field_count(g, vs->v[i]) >= 0))
             return false;
     return vs->n > 0;
 }
@@ -994,9 +1001,10 @@ static int schedule(const byoc_graph *g, const scope *s, const unit *units, int 
 }
 
 /* Forget partition P in the partition scope and the composite map. */
-static void partition_clear(rw *w, const byoc_partition *P)
+static void partition_clear(rw *w, int p)
 {
-    scope_clear(&w->part, w->g, P->nodes, P->nnodes);
+    const byoc_partition *P = &w->r->partitions[p];
+    scope_clear(&w->part, w->g, w->members[p].v, w->members[p].n);
     for (int c = 0; c < P->ncomposites; c++)
         for (int i = 0; i < P->composites[c].nnodes; i++)
             w->compof[P->composites[c].nodes[i]] = -1;
@@ -1014,10 +1022,11 @@ static unit single(int node)
 static int partition_units(rw *w, int p, unit *units, byoc_error *err)
 {
     const byoc_partition *P = &w->r->partitions[p];
+    const values *m = &w->members[p];
     scope *s = &w->part;
-    for (int i = 0; i < P->nnodes; i++)
-        if (is_statement(w->g, P->nodes[i]))
-            s->unit[P->nodes[i]] = -2;
+    for (int i = 0; i < m->n; i++)
+        if (is_statement(w->g, m->v[i]))
+            s->unit[m->v[i]] = -2;
     for (int c = 0; c < P->ncomposites; c++)
         for (int i = 0; i < P->composites[c].nnodes; i++) {
             int y = P->composites[c].nodes[i];
@@ -1033,8 +1042,8 @@ static int partition_units(rw *w, int p, unit *units, byoc_error *err)
         }
     int *cunit = int_array(P->ncomposites, -1);
     int nu = 0;
-    for (int i = 0; i < P->nnodes; i++) {
-        int x = P->nodes[i], c = w->compof[x];
+    for (int i = 0; i < m->n; i++) {
+        int x = m->v[i], c = w->compof[x];
         if (!is_statement(w->g, x))
             continue;
         if (c < 0) {
@@ -1143,8 +1152,8 @@ static void write_partition(rw *w, int p)
 {
     const byoc_partition *P = &w->r->partitions[p];
     scope *s = &w->part;
-    unit *units = xcalloc((size_t)P->nnodes + 1, sizeof(unit));
-    int *order = xcalloc((size_t)P->nnodes + 1, sizeof(int));
+    unit *units = xcalloc((size_t)w->members[p].n + 1, sizeof(unit));
+    int *order = xcalloc((size_t)w->members[p].n + 1, sizeof(int));
     int nu = partition_units(w, p, units, NULL);
     bx_assert(nu > 0);
     int rc = schedule(w->g, s, units, nu, order);
@@ -1182,7 +1191,7 @@ static void write_partition(rw *w, int p)
     if (!ended)
         write_result(w, outs);
     fputs("}\n", w->f);
-    partition_clear(w, P);
+    partition_clear(w, p);
     free(units);
     free(order);
 }
@@ -1193,8 +1202,8 @@ static int prepare_partition(rw *w, int p, byoc_error *err)
 {
     const byoc_partition *P = &w->r->partitions[p];
     scope *s = &w->part;
-    unit *units = xcalloc((size_t)P->nnodes + 1, sizeof(unit));
-    int *order = xcalloc((size_t)P->nnodes + 1, sizeof(int));
+    unit *units = xcalloc((size_t)w->members[p].n + 1, sizeof(unit));
+    int *order = xcalloc((size_t)w->members[p].n + 1, sizeof(int));
     int nu = partition_units(w, p, units, err);
     int rc = nu < 0 ? -1 : 0;
     if (nu > 0 && schedule(w->g, s, units, nu, order) < 0) {
@@ -1203,13 +1212,13 @@ static int prepare_partition(rw *w, int p, byoc_error *err)
         rc = -1;
     }
     if (nu > 0 && rc == 0) {
-        collect_params(w->g, s, P->nodes, P->nnodes, &w->params[p]);
-        collect_outputs(w->g, s, P->nodes, P->nnodes, &w->outs[p]);
+        collect_params(w->g, s, w->members[p].v, w->members[p].n, &w->params[p]);
+        collect_outputs(w->g, s, w->members[p].v, w->members[p].n, &w->outs[p]);
         bx_strbuf b = {0};
         bx_sb_printf(&b, "%s_%d", P->target->name, p);
         w->fname[p] = b.s;
     }
-    partition_clear(w, P);
+    partition_clear(w, p);
     free(units);
     free(order);
     return rc;
@@ -1225,10 +1234,9 @@ static int main_units(rw *w, unit *units, byoc_error *err)
     for (int p = 0; p < r->npartitions; p++) {
         if (!w->fname[p])
             continue;
-        const byoc_partition *P = &r->partitions[p];
-        unit u = {P->nodes, P->nnodes, p, -1};
-        for (int i = 0; i < P->nnodes; i++) {
-            int x = P->nodes[i];
+        unit u = {w->members[p].v, w->members[p].n, p, -1};
+        for (int i = 0; i < u.n; i++) {
+            int x = u.nodes[i];
             if (!is_statement(w->g, x))
                 continue;
             if (s->unit[x] >= 0) {
@@ -1320,6 +1328,7 @@ static void rw_init(rw *w, const byoc_graph *g, const byoc_result *r, FILE *f)
     scope_init(&w->comp, w->n);
     w->top.main = true;
     int np = r ? r->npartitions : 0;
+    w->members = xcalloc((size_t)np + 1, sizeof(values));
     w->params = xcalloc((size_t)np + 1, sizeof(values));
     w->outs = xcalloc((size_t)np + 1, sizeof(values));
     w->fname = xcalloc((size_t)np + 1, sizeof(char *));
@@ -1329,10 +1338,12 @@ static void rw_free(rw *w)
 {
     int np = w->r ? w->r->npartitions : 0;
     for (int p = 0; p < np; p++) {
+        free(w->members[p].v);
         free(w->params[p].v);
         free(w->outs[p].v);
         free(w->fname[p]);
     }
+    free(w->members);
     free(w->params);
     free(w->outs);
     free(w->fname);
@@ -1344,10 +1355,50 @@ static void rw_free(rw *w)
     free(w->compof);
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* A partition's nodes as Relay writes them: its own, plus the projections
+ * of its tuples that no partition holds (batch_norm's .1 when the graph
+ * uses it), which go inside its function the way TVM's AnnotateTarget
+ * puts a TupleGetItem with its tuple.  The function then returns tensors
+ * rather than a tuple nested in its tuple of outputs, which byoc's graphs
+ * (and so a reader of the output) cannot type. */
+static void gather_members(rw *w)
+{
+    const byoc_result *r = w->r;
+    int *owner = int_array(w->n, -1);
+    for (int p = 0; p < r->npartitions; p++)
+        for (int i = 0; i < r->partitions[p].nnodes; i++)
+            if (owner[r->partitions[p].nodes[i]] < 0)
+                owner[r->partitions[p].nodes[i]] = p;
+    for (int p = 0; p < r->npartitions; p++) {
+        const byoc_partition *P = &r->partitions[p];
+        values *m = &w->members[p];
+        m->v = xcalloc((size_t)(P->nnodes + w->n) + 1, sizeof(int));
+        memcpy(m->v, P->nodes, sizeof(int) * (size_t)P->nnodes);
+        m->n = P->nnodes;
+        for (int i = 0; i < P->nnodes; i++)
+            for (int c = 0; c < byoc_node_consumer_count(w->g, P->nodes[i]); c++) {
+                int x = byoc_node_consumer(w->g, P->nodes[i], c);
+                if (owner[x] < 0 && byoc_node_kind_of(w->g, x) == BYOC_N_PROJ) {
+                    owner[x] = p;
+                    m->v[m->n++] = x;
+                }
+            }
+        qsort(m->v, (size_t)m->n, sizeof(int), cmp_int);
+    }
+    free(owner);
+}
+
 /* Everything that can be wrong with the result is found here, before a
  * byte is written. */
 static int prepare_module(rw *w, unit *units, int *order, byoc_error *err)
 {
+    gather_members(w);
     for (int p = 0; p < w->r->npartitions; p++)
         if (prepare_partition(w, p, err) < 0)
             return -1;

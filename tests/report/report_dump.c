@@ -53,6 +53,18 @@ static void op_census(const byoc_graph *g, char *buf, size_t size)
     }
 }
 
+/* The graph's result type: its fields' types for a tuple. */
+static void result_type(const byoc_graph *g, char *buf, size_t size)
+{
+    int out = byoc_graph_output(g), nf = byoc_node_field_count(g, out);
+    size_t len = (size_t)snprintf(buf, size, "-> %d:", nf);
+    for (int k = nf < 0 ? -1 : 0; k < (nf < 0 ? 0 : nf) && len < size; k++) {
+        char t[256];
+        byoc_relay_format_type(g, byoc_node_type(g, out, k), t, sizeof t);
+        len += (size_t)snprintf(buf + len, size - len, " %s", t);
+    }
+}
+
 static int readback(fixture *fx)
 {
     byoc_error err;
@@ -80,6 +92,9 @@ static int readback(fixture *fx)
     char want[1024], got[1024];
     op_census(fx->g, want, sizeof want);
     op_census(g, got, sizeof got);
+    /* And the same result type: what the functions return reaches @main. */
+    result_type(fx->g, want + strlen(want), sizeof want - strlen(want));
+    result_type(g, got + strlen(got), sizeof got - strlen(got));
     int rc = 0;
     if (strcmp(want, got) != 0) {
         fprintf(stderr, "report_dump: calls differ after reading back:\n  want %s\n  got  %s\n",
