@@ -47,17 +47,6 @@ static int *int_array(int n, int fill)
     return a;
 }
 
-static const char *source_name(byoc_cost_source s)
-{
-    switch (s) {
-    case BYOC_COST_ANALYTIC: return "analytic";
-    case BYOC_COST_TABLE: return "table";
-    case BYOC_COST_CALLBACK: return "callback";
-    case BYOC_COST_UNKNOWN: return "unknown";
-    }
-    return "unknown";
-}
-
 static void sb_reset(bx_strbuf *b)
 {
     b->len = 0;
@@ -383,7 +372,7 @@ static void text_partitions(const byoc_result *r, FILE *f)
         put_names(&names, r->graph, P);
         const char *row[] = {idx, P->target->name, device_name(part_device(r, P)), sb_str(&runs),
                              sb_str(&names), fmt_us(cost, sizeof cost, P->cost),
-                             P->cost_source == BYOC_COST_ANALYTIC ? "" : source_name(P->cost_source)};
+                             P->cost_source == BYOC_COST_ANALYTIC ? "" : byoc_cost_source_name(P->cost_source)};
         table_add(&t, row);
     }
     bx_sb_free(&runs);
@@ -602,7 +591,7 @@ static void json_partition(const byoc_result *r, FILE *f, int p)
     fputs(",\n      \"cost\": ", f);
     json_num(f, P->cost);
     fputs(",\n      \"cost_source\": ", f);
-    json_str(f, source_name(P->cost_source));
+    json_str(f, byoc_cost_source_name(P->cost_source));
     fputs(",\n      \"signature\": ", f);
     json_str(f, P->signature);
     fputs(",\n      \"nodes\": ", f);

@@ -11,6 +11,18 @@ AM_TESTS_ENVIRONMENT = \
 TESTS += tests/golden/diag.sh tests/golden/emit.sh tests/cli/info.sh
 EXTRA_DIST += tests/cli/info.sh tests/cli/info_mobilenet_v2_block.golden \
 	tests/cli/info_resnet_bottleneck.golden tests/cli/info_transformer_encoder.golden
+
+# The partitioning commands on the example models, every output read back.
+TESTS += tests/cli/partition.sh
+EXTRA_DIST += tests/cli/partition.sh tests/cli/targets.golden \
+	tests/cli/partition_resnet_bottleneck.golden \
+	tests/cli/partition_mobilenet_v2_block.golden \
+	tests/cli/partition_transformer_encoder.golden \
+	tests/cli/compare_resnet_bottleneck.golden \
+	tests/cli/compare_mobilenet_v2_block.golden \
+	tests/cli/compare_transformer_encoder.golden \
+	tests/cli/explain_transformer_3.golden tests/cli/explain_transformer_1.golden \
+	tests/cli/explain_transformer_9.golden tests/cli/explain_resnet_conv.golden
 # Listed one by one: a folder in EXTRA_DIST would also ship test logs.
 EXTRA_DIST += tests/golden/diag.sh tests/golden/emit.sh \
 	tests/golden/diag/attribute_of_wildcard.byoc \
