@@ -4,10 +4,15 @@ bench_load_model_SOURCES = bench/load_model.c
 bench_load_model_LDADD = runtime/libbyoc.la
 EXTRA_PROGRAMS += bench/partition_models
 bench_partition_models_SOURCES = bench/partition_models.c examples/tour_npu_extern.c
-nodist_bench_partition_models_SOURCES = examples/tour_gpu.c examples/tour_npu.c
-bench_partition_models_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/examples
+nodist_bench_partition_models_SOURCES = examples/tour_gpu.c examples/tour_npu.c \
+	bench/collage_like.c
+bench_partition_models_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/examples -I$(top_builddir)/bench
 bench_partition_models_LDADD = runtime/libbyoc.la -lm
-$(bench_partition_models_OBJECTS): examples/tour_gpu.h examples/tour_npu.h
+$(bench_partition_models_OBJECTS): examples/tour_gpu.h examples/tour_npu.h bench/collage_like.h
+bench/collage_like.c: $(BYOCC_BUILT) lib/relay.byoc
+bench/collage_like.h: bench/collage_like.c
+EXTRA_DIST += bench/collage_like.byoc
+CLEANFILES += bench/collage_like.c bench/collage_like.h
 CLEANFILES += $(EXTRA_PROGRAMS)
 SHARED_MODELS = $(abs_top_srcdir)/../shared/models
 
@@ -23,6 +28,12 @@ bench: bench/load_model$(EXEEXT)
 bench: bench-partition
 bench-partition: bench/partition_models$(EXEEXT)
 	@if test -d $(SHARED_MODELS); then \
-	  for m in $(SHARED_MODELS)/relay/*.relay; do ./bench/partition_models $$m || exit 1; done; \
+	  echo "== Collage-like rules: collage_ops beside its native target"; \
+	  for m in $(SHARED_MODELS)/relay/*.relay; do \
+	    ./bench/partition_models -t collage_ops,cuda_mock_native $$m | sed -n 2,3p || exit 1; done; \
+	  echo "== the bundled GPU targets (tour_gpu)"; \
+	  for m in $(SHARED_MODELS)/relay/*.relay; do ./bench/partition_models $$m | sed -n 2,3p || exit 1; done; \
 	else echo "bench: $(SHARED_MODELS) is absent; no real models measured"; fi
-	@for n in 1000 5000 10000; do ./bench/partition_models --synthetic $$n || exit 1; done
+	@echo "== synthetic residual chains, Collage-like rules"
+	@for n in 1000 5000 10000; do \
+	  ./bench/partition_models -t collage_ops,cuda_mock_native --synthetic $$n | sed -n 2,3p || exit 1; done

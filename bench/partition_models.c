@@ -3,7 +3,8 @@
  *   bench/partition_models [-n RUNS] [-t T1,T2,...] MODEL...
  *   bench/partition_models [-n RUNS] [-t ...] --synthetic NODES...
  *
- * With the bundled example targets (those of the byoc command), prints per
+ * With the bundled example targets (those of the byoc command) and the
+ * Collage-like rules of bench/collage_like.byoc (select them with -t), prints per
  * model: nodes, calls, candidates, kernels priced, states expanded, the
  * median of RUNS (default 5) partitionings split into candidates+costs and
  * search, the total, and the estimated latency; then this process's peak
@@ -20,6 +21,7 @@
 
 #include <byoc/byoc.h>
 
+#include "collage_like.h"
 #include "tour_gpu.h"
 #include "tour_npu.h"
 
@@ -94,7 +96,7 @@ int main(int argc, char **argv)
     byoc_registry *reg = byoc_registry_create();
     byoc_error err;
     if (byoc_register_relay(reg, &err) || byoc_register_tour_gpu(reg, &err) ||
-        byoc_register_tour_npu(reg, &err)) {
+        byoc_register_tour_npu(reg, &err) || byoc_register_collage_like(reg, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }

@@ -77,6 +77,49 @@ static int cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Sort ints ascending.  qsort's indirect comparisons dominated candidate
+ * generation on real models (lists of a few hundred set indices, sorted
+ * thousands of times); this is an inline quicksort with insertion sort
+ * for short runs. */
+static void sort_ints(int *v, size_t n)
+{
+    while (n > 16) {
+        int a = v[0], b = v[n / 2], c = v[n - 1];
+        int pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+        size_t i = 0, j = n - 1;
+        for (;;) {
+            while (v[i] < pivot)
+                i++;
+            while (v[j] > pivot)
+                j--;
+            if (i >= j)
+                break;
+            int t = v[i];
+            v[i] = v[j];
+            v[j] = t;
+            i++;
+            j--;
+        }
+        /* Recurse into the smaller side, loop on the larger. */
+        size_t left = j + 1;
+        if (left < n - left) {
+            sort_ints(v, left);
+            v += left;
+            n -= left;
+        } else {
+            sort_ints(v + left, n - left);
+            n = left;
+        }
+    }
+    for (size_t i = 1; i < n; i++) {
+        int x = v[i];
+        size_t k = i;
+        for (; k > 0 && v[k - 1] > x; k--)
+            v[k] = v[k - 1];
+        v[k] = x;
+    }
+}
+
 static uint64_t hash_nodes(const int *v, int n)
 {
     uint64_t h = 0xcbf29ce484222325ull;
@@ -374,7 +417,7 @@ int bx_convex(const byoc_graph *g, const int *nodes, int n)
         return 1;
     int *v = xcalloc((size_t)n, sizeof *v);
     memcpy(v, nodes, sizeof *v * (size_t)n);
-    qsort(v, (size_t)n, sizeof *v, cmp_int);
+    sort_ints(v, (size_t)n);
     scratch s;
     scratch_init(&s, g);
     mark_set(&s, v, n);
@@ -382,6 +425,43 @@ int bx_convex(const byoc_graph *g, const int *nodes, int n)
     scratch_free(&s);
     free(v);
     return ok;
+}
+
+static bool in_sorted(const int *v, int n, int x)
+{
+    return bsearch(&x, v, (size_t)n, sizeof *v, cmp_int) != NULL;
+}
+
+/* A set's inputs (distinct non-members its members read, in order of first
+ * use) and outputs (members read by a non-member or by nothing), as
+ * inputs() and outputs() of partition rules define them, computed once so
+ * that a rule quantifying over them stays linear.  nodes in the caller's
+ * order, sorted the same ascending, n of them; in and out have room for
+ * the members' arguments and for n entries. */
+static void part_io(const byoc_graph *g, const int *nodes, const int *sorted, int n, int *in,
+                    int *nin, int *out, int *nout)
+{
+    *nin = 0;
+    *nout = 0;
+    for (int i = 0; i < n; i++) {
+        int v = nodes[i];
+        for (int k = 0; k < byoc_node_arg_count(g, v); k++) {
+            int a = byoc_node_arg(g, v, k);
+            if (a < 0 || in_sorted(sorted, n, a))
+                continue;
+            bool dup = false;
+            for (int j = 0; j < *nin && !dup; j++)
+                dup = in[j] == a;
+            if (!dup)
+                in[(*nin)++] = a;
+        }
+        int nc = byoc_node_consumer_count(g, v);
+        bool outside = nc == 0;
+        for (int k = 0; k < nc && !outside; k++)
+            outside = !in_sorted(sorted, n, byoc_node_consumer(g, v, k));
+        if (outside)
+            out[(*nout)++] = v;
+    }
 }
 
 int bx_partition_rules_hold(const byoc_graph *g, const byoc_registry *reg,
@@ -393,7 +473,20 @@ int bx_partition_rules_hold(const byoc_graph *g, const byoc_registry *reg,
     if (clause)
         *clause = -1;
     int nr = byoc_target_partition_rule_count(reg, t);
-    for (int i = 0; i < nr; i++) {
+    if (nr == 0)
+        return 1;
+    /* A sorted copy for membership tests. */
+    int *sorted = xcalloc((size_t)n, sizeof *sorted);
+    memcpy(sorted, nodes, (size_t)n * sizeof *sorted);
+    sort_ints(sorted, (size_t)n);
+    size_t maxin = 0;
+    for (int i = 0; i < n; i++)
+        maxin += (size_t)byoc_node_arg_count(g, nodes[i]);
+    int *in = xcalloc(maxin, sizeof *in), *out = xcalloc((size_t)n, sizeof *out);
+    int nin, nout;
+    part_io(g, nodes, sorted, n, in, &nin, out, &nout);
+    int held = 1;
+    for (int i = 0; i < nr && held; i++) {
         const byoc_predicate_decl *p = byoc_target_partition_rule_at(reg, t, i);
         if (!p->fn)
             continue;
@@ -405,15 +498,22 @@ int bx_partition_rules_hold(const byoc_graph *g, const byoc_registry *reg,
         ev.part = nodes;
         ev.npart = n;
         ev.failed_clause = -1;
+        ev.pinputs = in;
+        ev.npinputs = nin;
+        ev.poutputs = out;
+        ev.npoutputs = nout;
         if (!p->fn(&ev)) {
             if (rule)
                 *rule = i;
             if (clause)
                 *clause = ev.failed_clause;
-            return 0;
+            held = 0;
         }
     }
-    return 1;
+    free(sorted);
+    free(in);
+    free(out);
+    return held;
 }
 
 /* ---- sets of node sets ---------------------------------------------------- */
@@ -509,6 +609,9 @@ typedef struct gen {
     wcand *em;
     size_t nem, emcap;
     int *buf, *buf2;        /* two node-sized buffers */
+    uint32_t *stamp;        /* per pool set: the epoch that last listed it */
+    size_t stamp_cap;
+    uint32_t epoch;
 } gen;
 
 static void record_fail(gen *G, const int *v, int n, const byoc_pattern_decl *p, int clause)
@@ -797,7 +900,7 @@ static void match_pattern(gen *G, const op_index *ix, const byoc_pattern_decl *p
     node_list roots = {0, 0, NULL};
     root_nodes(ix, p, p->root, &roots, 0);
     if (roots.n > 1)
-        qsort(roots.v, (size_t)roots.n, sizeof *roots.v, cmp_int);
+        sort_ints(roots.v, (size_t)roots.n);
     match_ctx mc = {G, p, named};
     for (int i = 0; i < roots.n; i++)
         if (i == 0 || roots.v[i] != roots.v[i - 1])
@@ -873,7 +976,7 @@ static int add_glue(gen *G, int n)
     }
     if (added == 0)
         return n;
-    qsort(G->buf2, (size_t)added, sizeof *G->buf2, cmp_int);
+    sort_ints(G->buf2, (size_t)added);
     int *tmp = xcalloc((size_t)(n + added), sizeof *tmp);
     memcpy(tmp, G->buf, sizeof *tmp * (size_t)n);
     int k = merge_nodes(G, tmp, n, G->buf2, added);
@@ -912,6 +1015,18 @@ static void downstream_sets(gen *G, size_t i, node_list *out, bool glue, bool up
 {
     const wcand *a = &G->c[i];
     out->n = 0;
+    /* Each set once: a stamp per pool set instead of sorting duplicates
+     * away (a set meets the kernel at many of its nodes). */
+    if (G->stamp_cap < G->n) {
+        size_t cap = G->n * 2;
+        G->stamp = xrealloc(G->stamp, cap * sizeof *G->stamp);
+        memset(G->stamp + G->stamp_cap, 0, (cap - G->stamp_cap) * sizeof *G->stamp);
+        G->stamp_cap = cap;
+    }
+    if (++G->epoch == 0) {
+        memset(G->stamp, 0, G->stamp_cap * sizeof *G->stamp);
+        G->epoch = 1;
+    }
     mark_set(G->s, a->nodes, a->n);
     for (int m = 0; m < a->n; m++) {
         int x = a->nodes[m];
@@ -932,19 +1047,18 @@ static void downstream_sets(gen *G, size_t i, node_list *out, bool glue, bool up
                 int y = hops[h];
                 if (y < 0)
                     continue;
-                for (int l = 0; l < G->by_node_n[y]; l++)
-                    if ((size_t)G->by_node[y][l] != i)
-                        list_push(out, G->by_node[y][l]);
+                for (int l = 0; l < G->by_node_n[y]; l++) {
+                    int j = G->by_node[y][l];
+                    if ((size_t)j != i && G->stamp[j] != G->epoch) {
+                        G->stamp[j] = G->epoch;
+                        list_push(out, j);
+                    }
+                }
             }
         }
     }
     if (out->n > 1)
-        qsort(out->v, (size_t)out->n, sizeof *out->v, cmp_int);
-    int k = 0;
-    for (int m = 0; m < out->n; m++)
-        if (k == 0 || out->v[k - 1] != out->v[m])
-            out->v[k++] = out->v[m];
-    out->n = k;
+        sort_ints(out->v, (size_t)out->n);
 }
 
 /* AllSimpleCombinerRule: new upstream sets with any downstream set. */
@@ -995,14 +1109,14 @@ static bool add_tuple_union(gen *G, const size_t *pick, int n, int t)
             ok = !marked(G->s, c->nodes[k]);
         if (!ok)
             break;
-        qsort(acc, (size_t)na, sizeof *acc, cmp_int);
+        sort_ints(acc, (size_t)na);
         na = merge_nodes(G, acc, na, c->nodes, c->n);
         memcpy(acc, G->buf, sizeof *acc * (size_t)na);
     }
     bool added = false;
     int depth, ncalls;
     if (ok) {
-        qsort(acc, (size_t)na, sizeof *acc, cmp_int);
+        sort_ints(acc, (size_t)na);
         if (growable(G, acc, na, &depth, &ncalls, false))
             added = pool_add(G, acc, na, depth, ncalls, false, NULL) >= 0;
     }
@@ -1268,6 +1382,7 @@ static void gen_free(gen *G)
     free(G->by_node_n);
     free(G->by_node_cap);
     free(G->combined_count);
+    free(G->stamp);
     free(G->buf);
     free(G->buf2);
     free(G->c);

@@ -271,6 +271,13 @@ byoc_seq byoc_ev_seq_outputs(byoc_eval *ev, byoc_tref t)
  * a non-member or by nothing at all (the graph's results). */
 static int64_t part_tensors(byoc_eval *ev, byoc_seq_kind kind, int64_t want, byoc_tref *out)
 {
+    const int *given = kind == BYOC_SEQ_PINPUTS ? ev->pinputs : ev->poutputs;
+    if (given) {
+        int64_t count = kind == BYOC_SEQ_PINPUTS ? ev->npinputs : ev->npoutputs;
+        if (want >= 0 && want < count && out)
+            out->node = given[want], out->field = -1;
+        return count;
+    }
     int n = byoc_graph_node_count(ev->graph);
     /* One byte per node: bit 1 member, bit 2 already listed, bit 4 used
      * by a non-member, bit 8 used at all. */

@@ -35,6 +35,13 @@ typedef struct byoc_eval {
     int npart;
     int undef;                  /* set when an absent value was read */
     int failed_clause;          /* on false: the failing clause, else -1 */
+    /* Partition rules, optional: the candidate's input and output nodes
+     * (as inputs() and outputs() define them), when the caller computed
+     * them once; NULL: computed on each use. */
+    const int *pinputs;
+    int npinputs;
+    const int *poutputs;
+    int npoutputs;
 } byoc_eval;
 
 /* A sequence a predicate can index, measure or quantify over. */
