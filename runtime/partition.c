@@ -803,6 +803,7 @@ static byoc_result *make_result(bx_session *s, const char *strategy, const size_
     r->expanded = sr->expanded;
     r->generated = sr->generated;
     r->candidate_seconds = s->candidate_seconds;
+    r->cost_table = s->opt.table != NULL;
     return r;
 }
 

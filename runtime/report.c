@@ -428,25 +428,30 @@ static void text_totals(const byoc_result *r, FILE *f)
                                         : "not proven optimal"});
     snprintf(buf, sizeof buf, "%zu", r->ncandidates);
     table_add(&t, (const char *const[]){"candidates", buf});
-    bx_strbuf k = {0};
-    bx_sb_printf(&k, "%zu", r->nkernels);
-    const char *sep = " (";
-    if (r->from_table) {
-        bx_sb_printf(&k, "%s%zu from the cost table", sep, r->from_table);
-        sep = ", ";
+    snprintf(buf, sizeof buf, "%zu", r->nkernels);
+    table_add(&t, (const char *const[]){"kernels", buf});
+    /* Where the chosen kernels' costs came from, when not all from the
+     * analytic model, or when a table was given: kernels missing from a
+     * table fall back to the model, and the user should see how many. */
+    size_t analytic = (size_t)r->npartitions - r->from_table - r->from_callback - r->unknown;
+    if (r->cost_table || r->from_callback || r->unknown) {
+        bx_strbuf k = {0};
+        const char *sep = "";
+        if (r->from_callback) {
+            bx_sb_printf(&k, "%s%zu from the callback", sep, r->from_callback);
+            sep = ", ";
+        }
+        if (r->cost_table || r->from_table) {
+            bx_sb_printf(&k, "%s%zu from the cost table", sep, r->from_table);
+            sep = ", ";
+        }
+        bx_sb_printf(&k, "%s%zu analytic%s", sep, analytic,
+                     r->cost_table ? " (not in the table)" : "");
+        if (r->unknown)
+            bx_sb_printf(&k, ", %zu of unknown cost", r->unknown);
+        table_add(&t, (const char *const[]){"partition costs", sb_str(&k)});
+        bx_sb_free(&k);
     }
-    if (r->from_callback) {
-        bx_sb_printf(&k, "%s%zu from the callback", sep, r->from_callback);
-        sep = ", ";
-    }
-    if (r->unknown) {
-        bx_sb_printf(&k, "%s%zu of unknown cost", sep, r->unknown);
-        sep = ", ";
-    }
-    if (sep[0] == ',')
-        bx_sb_printf(&k, ")");
-    table_add(&t, (const char *const[]){"kernels", sb_str(&k)});
-    bx_sb_free(&k);
     snprintf(buf, sizeof buf, "%zu", r->expanded);
     table_add(&t, (const char *const[]){"states expanded", buf});
     table_print(&t, f, "");
@@ -657,9 +662,9 @@ int byoc_result_write_json(const byoc_result *r, FILE *f, byoc_error *err)
     fprintf(f,
             "  \"stats\": {\"candidates\": %zu, \"kernels\": %zu, \"expanded\": %zu, "
             "\"generated\": %zu, \"from_table\": %zu, \"from_callback\": %zu, "
-            "\"unknown\": %zu},\n",
+            "\"unknown\": %zu, \"cost_table\": %s},\n",
             r->ncandidates, r->nkernels, r->expanded, r->generated, r->from_table,
-            r->from_callback, r->unknown);
+            r->from_callback, r->unknown, r->cost_table ? "true" : "false");
     fputs("  \"partitions\": [", f);
     for (int p = 0; p < r->npartitions; p++) {
         fputs(p ? ",\n" : "\n", f);

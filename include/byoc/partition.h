@@ -153,7 +153,10 @@ typedef struct byoc_result {
     size_t ncandidates;        /* distinct candidates priced */
     size_t nkernels;           /* distinct signatures priced */
     size_t expanded, generated;   /* search states */
-    size_t from_table, from_callback, unknown;  /* kernels by cost source */
+    size_t from_table, from_callback, unknown;  /* partitions by where their
+                                                   cost came from (the rest:
+                                                   the analytic model) */
+    bool cost_table;           /* a measured-cost table was given */
     double candidate_seconds, search_seconds;  /* wall time */
 } byoc_result;
 
