@@ -433,7 +433,8 @@ static void text_totals(const byoc_result *r, FILE *f)
     /* Where the chosen kernels' costs came from, when not all from the
      * analytic model, or when a table was given: kernels missing from a
      * table fall back to the model, and the user should see how many. */
-    size_t analytic = (size_t)r->npartitions - r->from_table - r->from_callback - r->unknown;
+    size_t other = r->from_table + r->from_callback + r->unknown;
+    size_t analytic = (size_t)r->npartitions > other ? (size_t)r->npartitions - other : 0;
     if (r->cost_table || r->from_callback || r->unknown) {
         bx_strbuf k = {0};
         const char *sep = "";
