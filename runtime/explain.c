@@ -397,19 +397,21 @@ static void explain_no_candidate(FILE *f, const bx_session *s, const byoc_target
             continue;
         /* The match held: the kernel was refused as a whole. */
         int rule, clause;
+        bool grows = byoc_target_fusion(reg, t) != BYOC_FUSION_NONE;
         if (!bx_partition_rules_hold(g, reg, t, held, nheld, &rule, &clause)) {
             const byoc_predicate_decl *pr = byoc_target_partition_rule_at(reg, t, rule);
             const byoc_clause_decl *cl = pr && clause >= 0 && clause < pr->nclauses
                                              ? &pr->clauses[clause] : NULL;
-            fprintf(f, "      but the partition rule `%s` (%s:%d:%d) refuses every kernel "
-                       "it could start\n",
+            fprintf(f, "      but the partition rule `%s` (%s:%d:%d) refuses the match as a "
+                       "kernel%s\n",
                     cl ? cl->text : "?", t->file ? t->file : "?", cl ? cl->line : t->line,
-                    cl ? cl->col : t->col);
+                    cl ? cl->col : t->col,
+                    grows ? ", and no larger kernel holding it passed the rules and bounds" : "");
         } else if (!bx_convex(g, held, nheld)) {
             fprintf(f, "      but the match is not convex: a path leaves it and comes back\n");
         } else {
-            fprintf(f, "      but the kernel exceeds %s's bounds (max_depth %d, max_nodes %d, "
-                       "max_exits %d)\n",
+            fprintf(f, "      but no kernel holding it is within %s's bounds (max_depth %d, "
+                       "max_nodes %d, max_exits %d)\n",
                     t->name, byoc_target_max_depth(reg, t), byoc_target_max_nodes(reg, t),
                     byoc_target_max_exits(reg, t));
         }

@@ -22,7 +22,9 @@ EXTRA_DIST += tests/cli/partition.sh tests/cli/targets.golden \
 	tests/cli/compare_mobilenet_v2_block.golden \
 	tests/cli/compare_transformer_encoder.golden \
 	tests/cli/explain_transformer_3.golden tests/cli/explain_transformer_1.golden \
-	tests/cli/explain_transformer_9.golden tests/cli/explain_resnet_conv.golden
+	tests/cli/explain_transformer_9.golden tests/cli/explain_resnet_conv.golden \
+	tests/cli/conv_fp16.relay tests/cli/explain_fp16.golden \
+	tests/cli/explain_fp16_option.golden
 # Listed one by one: a folder in EXTRA_DIST would also ship test logs.
 EXTRA_DIST += tests/golden/diag.sh tests/golden/emit.sh \
 	tests/golden/diag/attribute_of_wildcard.byoc \

@@ -84,6 +84,13 @@ done
 "$BYOC" explain examples/models/resnet_bottleneck.relay --node %0 -t trt,gpu_native >"$tmp/out" 2>&1 \
     && golden explain_resnet_conv "$tmp/out" || { bad "explain resnet %0"; cat "$tmp/out"; }
 
+# A predicate clause that is false, with the values it saw; then the
+# target option that makes it true.
+"$BYOC" explain tests/cli/conv_fp16.relay --node %0 >"$tmp/out" 2>&1 \
+    && golden explain_fp16 "$tmp/out" || { bad "explain fp16"; cat "$tmp/out"; }
+"$BYOC" explain tests/cli/conv_fp16.relay --node %0 -t trt --option trt:use_fp16=true >"$tmp/out" 2>&1 \
+    && golden explain_fp16_option "$tmp/out" || { bad "explain fp16 with the option"; cat "$tmp/out"; }
+
 # Kernels, measured, fed back as a table: every kernel then comes from it.
 "$BYOC" kernels $m -t gpu_native -o "$tmp/k.txt" || bad "kernels: exit status"
 nk=$(grep -c '^# signature: ' "$tmp/k.txt")
