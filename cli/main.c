@@ -305,6 +305,10 @@ static int parse_cli(byoc_registry *reg, cli_opts *c, int argc, char **argv, uns
         fprintf(stderr, "byoc: error: %s needs a model file\n", c->cmd);
         return 2;
     }
+    if ((allowed & OPT_NODE) && !c->node) {
+        fprintf(stderr, "byoc: error: %s needs --node NODE (%%42, a name, or #id)\n", c->cmd);
+        return 2;
+    }
     return 0;
 }
 
@@ -334,6 +338,30 @@ static byoc_cost_table *load_table(const cli_opts *c, bool *failed)
         *failed = true;
     }
     return t;
+}
+
+/* Begin a command on a model: parse its arguments, then read the cost
+ * table and the model.  Returns -1 to go on, with *table (may be NULL)
+ * and *g set; else the exit status, everything already reported. */
+static int start_command(byoc_registry *reg, cli_opts *c, int argc, char **argv,
+                         unsigned allowed, byoc_cost_table **table, byoc_graph **g)
+{
+    *table = NULL;
+    *g = NULL;
+    int prc = parse_cli(reg, c, argc, argv, allowed, true);
+    if (prc)
+        return prc == 1 ? 0 : prc;
+    bool failed;
+    *table = load_table(c, &failed);
+    if (failed)
+        return 1;
+    *g = load_model(reg, c->model, c->input);
+    if (!*g) {
+        byoc_cost_table_destroy(*table);
+        *table = NULL;
+        return 1;
+    }
+    return -1;
 }
 
 /* ---- output files: all or nothing ------------------------------------------- */
@@ -493,19 +521,14 @@ static void print_stats(const byoc_result *r)
 static int cmd_partition(byoc_registry *reg, int argc, char **argv)
 {
     cli_opts c = {.cmd = "partition"};
-    int prc = parse_cli(reg, &c, argc, argv,
-                        OPT_TARGETS | OPT_OPTION | OPT_SEARCH | OPT_COST | OPT_FORMAT |
-                            OPT_OUTPUT | OPT_STATES | OPT_STATS,
-                        true);
-    if (prc) {
-        cli_opts_free(&c);
-        return prc == 1 ? 0 : prc;
-    }
-    bool failed;
-    byoc_cost_table *table = load_table(&c, &failed);
-    byoc_graph *g = failed ? NULL : load_model(reg, c.model, c.input);
-    int rc = 1;
-    if (g) {
+    byoc_cost_table *table;
+    byoc_graph *g;
+    int rc = start_command(reg, &c, argc, argv,
+                           OPT_TARGETS | OPT_OPTION | OPT_SEARCH | OPT_COST | OPT_FORMAT |
+                               OPT_OUTPUT | OPT_STATES | OPT_STATS,
+                           &table, &g);
+    if (rc < 0) {
+        rc = 1;
         byoc_partition_options o;
         fill_options(&c, &o, table);
         byoc_error err;
@@ -565,23 +588,18 @@ static void compare_run(const byoc_graph *g, const byoc_partition_options *base,
 static int cmd_compare(byoc_registry *reg, int argc, char **argv)
 {
     cli_opts c = {.cmd = "compare"};
-    int prc = parse_cli(reg, &c, argc, argv,
-                        OPT_TARGETS | OPT_OPTION | OPT_COST | OPT_STATES | OPT_STATS |
-                            OPT_OUTPUT,
-                        true);
-    if (prc) {
-        cli_opts_free(&c);
-        return prc == 1 ? 0 : prc;
-    }
-    bool failed;
-    byoc_cost_table *table = load_table(&c, &failed);
-    byoc_graph *g = failed ? NULL : load_model(reg, c.model, c.input);
-    int rc = 1;
+    byoc_cost_table *table;
+    byoc_graph *g;
     const byoc_target_decl **sel = NULL;
     const char **natives = NULL, **all = NULL;
     compare_row *rows = NULL;
-    if (!g)
+    int rc = start_command(reg, &c, argc, argv,
+                           OPT_TARGETS | OPT_OPTION | OPT_COST | OPT_STATES | OPT_STATS |
+                               OPT_OUTPUT,
+                           &table, &g);
+    if (rc >= 0)
         goto done;
+    rc = 1;
     byoc_partition_options base;
     fill_options(&c, &base, table);
     byoc_error err;
@@ -685,22 +703,13 @@ static int find_node(const byoc_graph *g, const char *spec)
 static int cmd_explain(byoc_registry *reg, int argc, char **argv)
 {
     cli_opts c = {.cmd = "explain"};
-    int prc = parse_cli(reg, &c, argc, argv,
-                        OPT_TARGETS | OPT_OPTION | OPT_COST | OPT_NODE | OPT_OUTPUT, true);
-    if (prc) {
-        cli_opts_free(&c);
-        return prc == 1 ? 0 : prc;
-    }
-    if (!c.node) {
-        fprintf(stderr, "byoc: error: explain needs --node NODE (%%42, a name, or #id)\n");
-        cli_opts_free(&c);
-        return 2;
-    }
-    bool failed;
-    byoc_cost_table *table = load_table(&c, &failed);
-    byoc_graph *g = failed ? NULL : load_model(reg, c.model, c.input);
-    int rc = 1;
-    if (g) {
+    byoc_cost_table *table;
+    byoc_graph *g;
+    int rc = start_command(reg, &c, argc, argv,
+                           OPT_TARGETS | OPT_OPTION | OPT_COST | OPT_NODE | OPT_OUTPUT, &table,
+                           &g);
+    if (rc < 0) {
+        rc = 1;
         int node = find_node(g, c.node);
         if (node < 0) {
             fprintf(stderr, "byoc: error: %s has no node '%s'\n", c.model, c.node);
@@ -728,14 +737,12 @@ static int cmd_explain(byoc_registry *reg, int argc, char **argv)
 static int cmd_kernels(byoc_registry *reg, int argc, char **argv)
 {
     cli_opts c = {.cmd = "kernels"};
-    int prc = parse_cli(reg, &c, argc, argv, OPT_TARGETS | OPT_OPTION | OPT_OUTPUT, true);
-    if (prc) {
-        cli_opts_free(&c);
-        return prc == 1 ? 0 : prc;
-    }
-    byoc_graph *g = load_model(reg, c.model, c.input);
-    int rc = 1;
-    if (g) {
+    byoc_cost_table *table;
+    byoc_graph *g;
+    int rc = start_command(reg, &c, argc, argv, OPT_TARGETS | OPT_OPTION | OPT_OUTPUT, &table,
+                           &g);
+    if (rc < 0) {
+        rc = 1;
         byoc_partition_options o;
         fill_options(&c, &o, NULL);
         out_file out;

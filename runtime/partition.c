@@ -269,6 +269,8 @@ void bx_edge_acc_add(bx_edge_acc *acc, uint32_t from, double bytes)
  * unplaced one, so an order that interleaved independent branches would
  * leave holes that multiply the states; this one keeps producers next to
  * their consumers whatever order the reader saw. */
+static void pmap_call_edges(bx_pmap *pm);
+
 static void post_order(bx_pmap *pm, int root, char *seen, int *stack, int *argi)
 {
     const byoc_graph *g = pm->graph;
@@ -320,20 +322,28 @@ void bx_pmap_init(bx_pmap *pm, const byoc_graph *g)
     free(seen);
     free(stack);
     free(argi);
+    pm->efrom = pm->eto = NULL;
+    pm->ebytes = NULL;
+    pmap_call_edges(pm);
 }
 
 void bx_pmap_free(bx_pmap *pm)
 {
     free(pm->index);
     free(pm->calls);
+    free(pm->efrom);
+    free(pm->eto);
+    free(pm->ebytes);
 }
 
-/* Each call's incoming edges, deduplicated: a call reading one producer
+/* Each call's incoming edges, computed once: a call reading one producer
  * twice moves its result once. */
-void bx_pmap_edges(bx_pmap *pm, bx_search_problem *p)
+static void pmap_call_edges(bx_pmap *pm)
 {
     const byoc_graph *g = pm->graph;
     bx_edge_acc acc = {0};
+    size_t cap = 0;
+    pm->nedges = 0;
     for (size_t c = 0; c < pm->ncalls; c++) {
         int node = pm->calls[c];
         acc.n = 0;
@@ -346,11 +356,62 @@ void bx_pmap_edges(bx_pmap *pm, bx_search_problem *p)
             if (!seen)
                 edges_from(pm, a, -1, node, &acc);
         }
-        for (size_t e = 0; e < acc.n; e++)
-            bx_search_add_edge(p, acc.from[e], (uint32_t)c, acc.bytes[e]);
+        for (size_t e = 0; e < acc.n; e++) {
+            if (pm->nedges == cap) {
+                cap = cap ? cap * 2 : 64;
+                pm->efrom = realloc(pm->efrom, cap * sizeof *pm->efrom);
+                pm->eto = realloc(pm->eto, cap * sizeof *pm->eto);
+                pm->ebytes = realloc(pm->ebytes, cap * sizeof *pm->ebytes);
+                if (!pm->efrom || !pm->eto || !pm->ebytes)
+                    bx_die("out of memory");
+            }
+            pm->efrom[pm->nedges] = acc.from[e];
+            pm->eto[pm->nedges] = (uint32_t)c;
+            pm->ebytes[pm->nedges] = acc.bytes[e];
+            pm->nedges++;
+        }
     }
     free(acc.from);
     free(acc.bytes);
+}
+
+void bx_pmap_edges(bx_pmap *pm, bx_search_problem *p)
+{
+    for (size_t e = 0; e < pm->nedges; e++)
+        bx_search_add_edge(p, pm->efrom[e], pm->eto[e], pm->ebytes[e]);
+}
+
+/* The edges between labelled groups of calls (a label per call): one
+ * (from, to) pair per call edge whose ends carry different labels, with
+ * repeats; indeg (nlabels of them, zeroed by the caller) counts them. */
+typedef struct label_edges {
+    int *from, *to;
+    size_t n;
+} label_edges;
+
+static void label_edges_build(const bx_pmap *pm, const int *label, label_edges *le,
+                              size_t *indeg)
+{
+    le->from = malloc((pm->nedges ? pm->nedges : 1) * sizeof *le->from);
+    le->to = malloc((pm->nedges ? pm->nedges : 1) * sizeof *le->to);
+    if (!le->from || !le->to)
+        bx_die("out of memory");
+    le->n = 0;
+    for (size_t e = 0; e < pm->nedges; e++) {
+        int a = label[pm->efrom[e]], b = label[pm->eto[e]];
+        if (a == b)
+            continue;
+        le->from[le->n] = a;
+        le->to[le->n] = b;
+        le->n++;
+        indeg[b]++;
+    }
+}
+
+static void label_edges_free(label_edges *le)
+{
+    free(le->from);
+    free(le->to);
 }
 
 static int device_index(const byoc_registry *reg, const byoc_device_decl *d)
@@ -487,56 +548,24 @@ static int greedy_cmp(const void *a, const void *b)
  * call, then look for a cycle among labels with a depth-first search. */
 static bool contracted_acyclic(const bx_session *s, const int *label, int nlabels)
 {
-    const byoc_graph *g = s->graph;
-    const bx_pmap *pm = &s->pmap;
-    /* Label graph adjacency, built from the call edges. */
-    size_t ncalls = pm->ncalls;
-    int *deg = calloc((size_t)nlabels + 1, sizeof *deg);
-    bx_edge_acc acc = {0};
-    size_t nedges = 0, cap = 0;
-    int *ef = NULL, *et = NULL;
-    for (size_t c = 0; c < ncalls; c++) {
-        int node = pm->calls[c];
-        acc.n = 0;
-        for (int i = 0; i < byoc_node_arg_count(g, node); i++)
-            edges_from((bx_pmap *)pm, byoc_node_arg(g, node, i), -1, node, &acc);
-        for (size_t e = 0; e < acc.n; e++) {
-            int a = label[acc.from[e]], b = label[c];
-            if (a == b)
-                continue;
-            if (nedges == cap) {
-                cap = cap ? cap * 2 : 64;
-                ef = realloc(ef, cap * sizeof *ef);
-                et = realloc(et, cap * sizeof *et);
-                if (!ef || !et)
-                    bx_die("out of memory");
-            }
-            ef[nedges] = a;
-            et[nedges] = b;
-            nedges++;
-            deg[b]++;
-        }
-    }
-    free(acc.from);
-    free(acc.bytes);
-    /* Kahn's algorithm on labels. */
-    int *start = calloc((size_t)nlabels + 1, sizeof *start);
-    int *adj = malloc((nedges ? nedges : 1) * sizeof *adj);
-    int *indeg = calloc((size_t)nlabels, sizeof *indeg);
+    size_t *indeg = calloc((size_t)nlabels + 1, sizeof *indeg);
+    size_t *start = calloc((size_t)nlabels + 2, sizeof *start);
     int *queue = malloc((size_t)(nlabels ? nlabels : 1) * sizeof *queue);
-    if (!deg || !start || !adj || !indeg || !queue)
+    if (!indeg || !start || !queue)
         bx_die("out of memory");
-    for (size_t e = 0; e < nedges; e++)
-        start[ef[e] + 1]++;
+    label_edges le;
+    label_edges_build(&s->pmap, label, &le, indeg);
+    /* Kahn's algorithm on labels, over adjacency lists by source. */
+    int *adj = malloc((le.n ? le.n : 1) * sizeof *adj);
+    size_t *fill = calloc((size_t)nlabels + 1, sizeof *fill);
+    if (!adj || !fill)
+        bx_die("out of memory");
+    for (size_t e = 0; e < le.n; e++)
+        start[le.from[e] + 1]++;
     for (int i = 0; i < nlabels; i++)
         start[i + 1] += start[i];
-    int *fill = calloc((size_t)nlabels, sizeof *fill);
-    if (!fill)
-        bx_die("out of memory");
-    for (size_t e = 0; e < nedges; e++) {
-        adj[start[ef[e]] + fill[ef[e]]++] = et[e];
-        indeg[et[e]]++;
-    }
+    for (size_t e = 0; e < le.n; e++)
+        adj[start[le.from[e]] + fill[le.from[e]]++] = le.to[e];
     int head = 0, tail = 0, seen = 0;
     for (int i = 0; i < nlabels; i++)
         if (!indeg[i])
@@ -544,17 +573,15 @@ static bool contracted_acyclic(const bx_session *s, const int *label, int nlabel
     while (head < tail) {
         int u = queue[head++];
         seen++;
-        for (int k = start[u]; k < start[u + 1]; k++)
+        for (size_t k = start[u]; k < start[u + 1]; k++)
             if (--indeg[adj[k]] == 0)
                 queue[tail++] = adj[k];
     }
-    free(deg);
-    free(ef);
-    free(et);
-    free(start);
-    free(adj);
+    label_edges_free(&le);
     free(indeg);
+    free(start);
     free(queue);
+    free(adj);
     free(fill);
     return seen == nlabels;
 }
@@ -670,37 +697,11 @@ static bool execution_order(const bx_session *s, const size_t *chosen, size_t n,
             }
         }
     }
-    /* Partition edges, as a dense matrix when small, else a list. */
     size_t *indeg = calloc(n ? n : 1, sizeof *indeg);
-    size_t cap = 64, ne = 0;
-    int *ef = malloc(cap * sizeof *ef), *et = malloc(cap * sizeof *et);
-    if (!indeg || !ef || !et)
+    if (!indeg)
         bx_die("out of memory");
-    bx_edge_acc acc = {0};
-    for (size_t c = 0; c < pm->ncalls; c++) {
-        acc.n = 0;
-        int node = pm->calls[c];
-        for (int i = 0; i < byoc_node_arg_count(s->graph, node); i++)
-            edges_from((bx_pmap *)pm, byoc_node_arg(s->graph, node, i), -1, node, &acc);
-        for (size_t e = 0; e < acc.n; e++) {
-            int a = label[acc.from[e]], b = label[c];
-            if (a == b)
-                continue;
-            if (ne == cap) {
-                cap *= 2;
-                ef = realloc(ef, cap * sizeof *ef);
-                et = realloc(et, cap * sizeof *et);
-                if (!ef || !et)
-                    bx_die("out of memory");
-            }
-            ef[ne] = a;
-            et[ne] = b;
-            ne++;
-            indeg[b]++;
-        }
-    }
-    free(acc.from);
-    free(acc.bytes);
+    label_edges le;
+    label_edges_build(pm, label, &le, indeg);
     bool *done = calloc(n ? n : 1, 1);
     if (!done)
         bx_die("out of memory");
@@ -717,15 +718,14 @@ static bool execution_order(const bx_session *s, const size_t *chosen, size_t n,
             break;
         done[best] = true;
         out[placed++] = chosen[best];
-        for (size_t e = 0; e < ne; e++)
-            if (ef[e] == (int)best)
-                indeg[et[e]]--;
+        for (size_t e = 0; e < le.n; e++)
+            if (le.from[e] == (int)best)
+                indeg[le.to[e]]--;
     }
+    label_edges_free(&le);
     free(label);
     free(first);
     free(indeg);
-    free(ef);
-    free(et);
     free(done);
     return placed == n;
 }

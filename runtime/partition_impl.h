@@ -26,6 +26,9 @@ typedef struct bx_pmap {
     uint32_t *index;            /* graph node -> problem node, or UINT32_MAX */
     int *calls;                 /* problem node -> graph node */
     size_t ncalls;
+    uint32_t *efrom, *eto;      /* call edges, as problem nodes */
+    double *ebytes;             /* what each carries */
+    size_t nedges;
 } bx_pmap;
 
 void bx_pmap_init(bx_pmap *pm, const byoc_graph *g);

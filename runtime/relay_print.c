@@ -284,3 +284,19 @@ int bx_relay_check_writable(const byoc_graph *g, byoc_error *err)
     }
     return 0;
 }
+
+void bx_relay_put_const_ref(FILE *f, const byoc_graph *g, int node, int *meta, int *nmeta)
+{
+    if (bx_relay_is_literal(g, node)) {
+        bx_relay_put_literal(f, g, node);
+        return;
+    }
+    if (meta[node] < 0)
+        meta[node] = (*nmeta)++;
+    fprintf(f, "meta[relay.Constant][%d]", meta[node]);
+    if (bx_relay_type_known(g, node)) {
+        fputs(" /* ty=", f);
+        bx_relay_put_type(f, g, node);
+        fputs(" */", f);
+    }
+}

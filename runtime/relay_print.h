@@ -31,6 +31,10 @@ void bx_relay_put_value(FILE *f, const byoc_value *v);
  * 50257i64, True) rather than as a meta constant. */
 bool bx_relay_is_literal(const byoc_graph *g, int node);
 void bx_relay_put_literal(FILE *f, const byoc_graph *g, int node);
+/* A constant as an argument: its literal, or meta[relay.Constant][i] with
+ * its type, numbering constants as first met (meta[node], -1 until then;
+ * *nmeta counts them). */
+void bx_relay_put_const_ref(FILE *f, const byoc_graph *g, int node, int *meta, int *nmeta);
 
 /* Write how node `node` is referred to from the current function. */
 typedef void (*bx_relay_ref_fn)(FILE *f, int node, void *ctx);

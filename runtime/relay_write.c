@@ -30,18 +30,7 @@ static void write_ref(FILE *f, int node, void *ctx)
     if (k == BYOC_N_INPUT) {
         fprintf(f, "%%%s", w->names[node]);
     } else if (k == BYOC_N_CONST) {
-        if (bx_relay_is_literal(w->g, node)) {
-            bx_relay_put_literal(f, w->g, node);
-            return;
-        }
-        if (w->meta[node] < 0)
-            w->meta[node] = w->nmeta++;
-        fprintf(f, "meta[relay.Constant][%d]", w->meta[node]);
-        if (bx_relay_type_known(w->g, node)) {
-            fputs(" /* ty=", f);
-            bx_relay_put_type(f, w->g, node);
-            fputs(" */", f);
-        }
+        bx_relay_put_const_ref(f, w->g, node, w->meta, &w->nmeta);
     } else {
         fprintf(f, "%%%d", w->local[node]);
     }

@@ -767,18 +767,7 @@ static void put_ref(FILE *f, int node, void *ctx)
         bx_assert(s->main);
         fprintf(f, "%%%s", w->names[node]);
     } else if (byoc_node_kind_of(w->g, node) == BYOC_N_CONST) {
-        if (bx_relay_is_literal(w->g, node)) {
-            bx_relay_put_literal(f, w->g, node);
-            return;
-        }
-        if (w->meta[node] < 0)
-            w->meta[node] = w->nmeta++;
-        fprintf(f, "meta[relay.Constant][%d]", w->meta[node]);
-        if (bx_relay_type_known(w->g, node)) {
-            fputs(" /* ty=", f);
-            bx_relay_put_type(f, w->g, node);
-            fputs(" */", f);
-        }
+        bx_relay_put_const_ref(f, w->g, node, w->meta, &w->nmeta);
     } else {
         bx_die("a node is used before it is written");
     }
