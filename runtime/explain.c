@@ -453,11 +453,6 @@ static const char *kernel_name(const byoc_graph *g, const byoc_partition *p, cha
 int byoc_explain(const byoc_graph *g, int node, const char *target,
                  const byoc_partition_options *o, FILE *f, byoc_error *err)
 {
-    byoc_partition_options defaults;
-    if (!o) {
-        byoc_partition_options_init(&defaults);
-        o = &defaults;
-    }
     if (node < 0 || node >= byoc_graph_node_count(g)) {
         bx_error_set(err, NULL, 0, 0, "no node %d (the graph has %d)", node,
                      byoc_graph_node_count(g));
@@ -477,7 +472,11 @@ int byoc_explain(const byoc_graph *g, int node, const char *target,
         return ferror(f) ? (bx_error_set(err, NULL, 0, 0, "write error"), -1) : 0;
     }
     bx_session s;
-    byoc_partition_options opt = *o;
+    byoc_partition_options opt;
+    if (o)
+        opt = *o;
+    else
+        byoc_partition_options_init(&opt);
     opt.strategy = BYOC_SEARCH_OPTIMAL;
     if (bx_session_open(&s, g, &opt, err) < 0)
         return -1;

@@ -195,6 +195,11 @@ int byoc_partition_targets(const byoc_registry *reg, const byoc_partition_option
 {
     const byoc_target_decl **v;
     int n;
+    byoc_partition_options defaults;
+    if (!o) {
+        byoc_partition_options_init(&defaults);
+        o = &defaults;
+    }
     if (bx_select_targets(reg, o, &v, &n, err) < 0)
         return -1;
     for (int i = 0; i < n && i < max; i++)
@@ -458,7 +463,11 @@ int bx_session_open(bx_session *s, const byoc_graph *g, const byoc_partition_opt
     memset(s, 0, sizeof *s);
     s->graph = g;
     s->reg = byoc_graph_registry(g);
-    s->opt = *o;
+    if (o)
+        s->opt = *o;
+    else
+        byoc_partition_options_init(&s->opt);
+    o = &s->opt;
     if (bx_select_targets(s->reg, o, &s->targets, &s->ntargets, err) < 0)
         return -1;
     double t0 = now_seconds();
@@ -859,22 +868,17 @@ byoc_result *bx_session_run(bx_session *s, const char *strategy, const bool *use
 byoc_result *byoc_partition_graph(const byoc_graph *g, const byoc_partition_options *o,
                                   byoc_error *err)
 {
-    byoc_partition_options defaults;
-    if (!o) {
-        byoc_partition_options_init(&defaults);
-        o = &defaults;
-    }
     bx_session s;
     if (bx_session_open(&s, g, o, err) < 0)
         return NULL;
     byoc_result *r = NULL;
     char name[300];
-    switch (o->strategy) {
+    switch (s.opt.strategy) {
     case BYOC_SEARCH_OPTIMAL:
         r = bx_session_run(&s, "optimal", NULL, err);
         break;
     case BYOC_SEARCH_SINGLE:
-        snprintf(name, sizeof name, "single:%s", o->single);
+        snprintf(name, sizeof name, "single:%s", s.opt.single);
         r = bx_session_run(&s, name, NULL, err);
         break;
     case BYOC_SEARCH_GREEDY: {
@@ -1049,11 +1053,6 @@ const char *byoc_result_check(const byoc_result *r, char *buf, size_t size)
 int byoc_write_kernels(const byoc_graph *g, const byoc_partition_options *o, FILE *f,
                        byoc_error *err)
 {
-    byoc_partition_options defaults;
-    if (!o) {
-        byoc_partition_options_init(&defaults);
-        o = &defaults;
-    }
     bx_session s;
     if (bx_session_open(&s, g, o, err) < 0)
         return -1;

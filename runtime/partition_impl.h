@@ -62,6 +62,7 @@ typedef struct bx_session {
     double candidate_seconds;
 } bx_session;
 
+/* o may be NULL: the defaults. */
 int bx_session_open(bx_session *s, const byoc_graph *g, const byoc_partition_options *o,
                     byoc_error *err);
 void bx_session_close(bx_session *s);

@@ -106,6 +106,7 @@ typedef struct byoc_partition_options {
 } byoc_partition_options;
 
 void byoc_partition_options_init(byoc_partition_options *o);
+/* Every function below that takes options accepts NULL for the defaults. */
 
 /* The targets o selects in reg, highest priority first, with the native
  * target of every device they use added when none of them is native there.
