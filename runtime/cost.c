@@ -74,6 +74,8 @@ int bx_kernel_measure(const byoc_graph *g, const int *members, int n, bx_kernel_
     double best = -1;
     /* Inputs: each outside node once, however many members read it. */
     int *seen = malloc(sizeof(int) * (size_t)(n * 8 + 1));
+    if (!seen)
+        return -1;
     int nseen = 0, cap = n * 8 + 1;
     int rc = 0;
     for (int i = 0; i < n && rc == 0; i++) {
