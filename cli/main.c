@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,14 +38,17 @@ static const char usage_text[] =
     "      place every operator call on the targets with the lowest estimated\n"
     "      latency and print the partitions\n"
     "  compare MODEL [-t T1,T2,...] [--option T:NAME=VALUE]... [--cost C]\n"
+    "          [--max-states N] [--stats] [-o FILE]\n"
     "      one table: the native targets alone, each backend alone with native\n"
     "      fallback, greedy and optimal; latency and speed-up over native\n"
-    "  explain MODEL --node NODE [-t T1,T2,...] [--option ...] [--cost C]\n"
-    "      why NODE (%42, a name, or #id) is or is not placed on each target\n"
-    "  kernels MODEL [-t T1,T2,...] [--option ...] -o FILE\n"
+    "  explain MODEL --node NODE [-t T1,T2,...] [--option ...] [--cost C] [-o FILE]\n"
+    "      why NODE (%42, a name, or #id) is or is not placed on each target;\n"
+    "      with -t, only those targets are explained, in the placement over the\n"
+    "      default targets and them\n"
+    "  kernels MODEL [-t T1,T2,...] [--option ...] [-o FILE]\n"
     "      write every distinct kernel the targets could run, each a Relay\n"
     "      function under its signature, for measuring (see --cost table:)\n"
-    "  targets\n"
+    "  targets [--option T:NAME=VALUE]... [-o FILE]\n"
     "      the bundled devices and targets: links, options, rules\n"
     "\n"
     "options:\n"
@@ -351,6 +355,14 @@ static int start_command(byoc_registry *reg, cli_opts *c, int argc, char **argv,
     int prc = parse_cli(reg, c, argc, argv, allowed, true);
     if (prc)
         return prc == 1 ? 0 : prc;
+    /* Unknown targets are bad usage, found before any file is read. */
+    byoc_partition_options o;
+    fill_options(c, &o, NULL);
+    byoc_error err;
+    if (byoc_partition_targets(reg, &o, NULL, 0, &err) < 0) {
+        print_error(&err);
+        return 2;
+    }
     bool failed;
     *table = load_table(c, &failed);
     if (failed)
@@ -386,6 +398,22 @@ static int out_open(out_file *o, const char *path)
         return -1;
     snprintf(o->tmp, n + 16, "%s.tmp%s", path, "XXXXXX");
     int fd = mkstemp(o->tmp);
+    /* mkstemp makes the file private; give it the mode a plain create
+     * would (or the mode of the file it replaces). */
+    struct stat st;
+    mode_t mode;
+    if (stat(path, &st) == 0) {
+        mode = st.st_mode & 07777;
+    } else {
+        mode_t mask = umask(0);
+        umask(mask);
+        mode = 0666 & ~mask;
+    }
+    if (fd >= 0 && fchmod(fd, mode) != 0) {
+        close(fd);
+        unlink(o->tmp);
+        fd = -1;
+    }
     if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
         fprintf(stderr, "byoc: error: cannot write '%s': %s\n", path, strerror(errno));
         if (fd >= 0) {
@@ -708,25 +736,57 @@ static int cmd_explain(byoc_registry *reg, int argc, char **argv)
     int rc = start_command(reg, &c, argc, argv,
                            OPT_TARGETS | OPT_OPTION | OPT_COST | OPT_NODE | OPT_OUTPUT, &table,
                            &g);
-    if (rc < 0) {
-        rc = 1;
-        int node = find_node(g, c.node);
-        if (node < 0) {
-            fprintf(stderr, "byoc: error: %s has no node '%s'\n", c.model, c.node);
-        } else {
-            byoc_partition_options o;
-            fill_options(&c, &o, table);
-            out_file out;
-            if (out_open(&out, c.output) == 0) {
-                byoc_error err;
-                int erc = byoc_explain(g, node, NULL, &o, out.f, &err);
-                if (erc != 0)
-                    print_error(&err);
-                rc = out_close(&out, erc == 0);
-            }
-        }
-        byoc_graph_destroy(g);
+    if (rc >= 0) {
+        cli_opts_free(&c);
+        return rc;
     }
+    rc = 1;
+    /* -t names the targets to explain; the placement is searched over the
+     * default targets and them, so the answer is about the placement a
+     * plain `byoc partition` would make, with them in it. */
+    byoc_partition_options o;
+    fill_options(&c, &o, table);
+    byoc_partition_options dflt;
+    byoc_partition_options_init(&dflt);
+    byoc_error err;
+    int nd = byoc_partition_targets(reg, &dflt, NULL, 0, &err);
+    const byoc_target_decl **dv = calloc((size_t)(nd > 0 ? nd : 0) + 1, sizeof *dv);
+    const char **names = calloc((size_t)(nd > 0 ? nd : 0) + (size_t)c.ntargets + 1,
+                                sizeof *names);
+    int nn = 0;
+    if (!dv || !names) {
+        fprintf(stderr, "byoc: error: out of memory\n");
+        goto done;
+    }
+    if (nd > 0)
+        byoc_partition_targets(reg, &dflt, dv, nd, &err);
+    for (int i = 0; i < nd; i++)
+        names[nn++] = dv[i]->name;
+    for (int i = 0; i < c.ntargets; i++) {
+        bool have = false;
+        for (int k = 0; k < nn && !have; k++)
+            have = !strcmp(names[k], c.targets[i]);
+        if (!have)
+            names[nn++] = c.targets[i];
+    }
+    o.targets = names;
+    o.ntargets = nn;
+    int node = find_node(g, c.node);
+    if (node < 0) {
+        fprintf(stderr, "byoc: error: %s has no node '%s'\n", c.model, c.node);
+        goto done;
+    }
+    out_file out;
+    if (out_open(&out, c.output) == 0) {
+        int erc = byoc_explain(g, node, c.targets, c.ntargets, &o, out.f, &err);
+        if (erc != 0)
+            print_error(&err);
+        rc = out_close(&out, erc == 0);
+    }
+done:
+    free(dv);
+    free(names);
+    byoc_graph_destroy(g);
     byoc_cost_table_destroy(table);
     cli_opts_free(&c);
     return rc;

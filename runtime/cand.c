@@ -676,14 +676,20 @@ static bool growable(gen *G, const int *v, int n, int *depth, int *ncalls, bool 
 }
 
 /* Emit one candidate of this target unless it repeats one already emitted. */
-static void emit(gen *G, const int *v, int n, const byoc_pattern_decl *named)
+static void emit_set(gen *G, const int *v, int n, const byoc_pattern_decl *named)
 {
-    uint64_t h = hash_nodes(v, n);
-    size_t slot = 0;
+    /* The same nodes as another named pattern's composite, or as a plain
+     * kernel, are a different candidate: their costs may differ (pattern
+     * efficiency, a measured table keyed by composite name). */
+    uint64_t h = hash_nodes(v, n) ^ ((uint64_t)(uintptr_t)named * 0x9e3779b97f4a7c15ull);
     settab_grow(&G->emitted, G->em, G->nem);
-    if (settab_find(&G->emitted, G->em, v, n, h, &slot) >= 0) {
-        G->out->stats.duplicates++;
-        return;
+    size_t mask = G->emitted.cap - 1, slot = (size_t)h & mask;
+    for (; G->emitted.slots[slot]; slot = (slot + 1) & mask) {
+        const wcand *c = &G->em[G->emitted.slots[slot] - 1];
+        if (c->hash == h && c->pattern == named && same_nodes(c, v, n)) {
+            G->out->stats.duplicates++;
+            return;
+        }
     }
     if (G->nem == G->emcap) {
         G->emcap = G->emcap ? G->emcap * 2 : 64;
@@ -691,7 +697,7 @@ static void emit(gen *G, const int *v, int n, const byoc_pattern_decl *named)
     }
     bx_arena *A = &G->out->arena;
     int *nodes = bx_arena_memdup(A, v, sizeof *v * (size_t)n);
-    G->em[G->nem] = (wcand){.nodes = nodes, .n = n, .hash = h};
+    G->em[G->nem] = (wcand){.nodes = nodes, .n = n, .hash = h, .pattern = named};
     G->emitted.slots[slot] = (uint32_t)++G->nem;
     bx_cand_set *S = G->out;
     if (S->n == S->cap) {
@@ -760,6 +766,74 @@ static long pool_add(gen *G, const int *v, int n, int depth, int ncalls, bool ba
             G->combined_count[x]++;
     }
     return (long)G->n++;
+}
+
+/* Tuples and projections are free and may be shared, so a kernel holds
+ * one only when no other kernel could hold it too: a projection goes with
+ * the call whose tuple it reads (through nested projections), as TVM's
+ * AnnotateTarget keeps it; a tuple goes with its readers when all of them
+ * are calls inside the kernel.  Calls are never in two chosen kernels, so
+ * neither is glue.  Glue that fails this stays outside, free; stripping
+ * must leave the kernel convex.  Writes the kept nodes to out (marked). */
+static int strip_glue(gen *G, const int *v, int n, int *out)
+{
+    mark_set(G->s, v, n);
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        int x = v[i];
+        bool keep = sc_call(G->s, x);
+        if (!keep && byoc_node_kind_of(G->g, x) == BYOC_N_PROJ) {
+            int a = x;
+            while (byoc_node_kind_of(G->g, a) == BYOC_N_PROJ)
+                a = byoc_node_arg(G->g, a, 0);
+            keep = sc_call(G->s, a) && marked(G->s, a);
+        } else if (!keep) {
+            int nu = sc_nuses(G->s, x);
+            keep = nu > 0 && x != G->s->output;
+            for (int u = 0; u < nu && keep; u++) {
+                int c = sc_use(G->s, x, u);
+                keep = sc_call(G->s, c) && marked(G->s, c);
+            }
+        }
+        if (keep)
+            out[k++] = x;
+    }
+    mark_set(G->s, out, k);
+    return k;
+}
+
+/* A composite is a function with one result, its pattern's root: no other
+ * member may be read from outside (TVM's pattern partitioner refuses such
+ * matches too).  Needs v marked. */
+static bool single_result(gen *G, const int *v, int n, int root)
+{
+    for (int i = 0; i < n; i++) {
+        if (v[i] == root)
+            continue;
+        if (v[i] == G->s->output)
+            return false;
+        for (int u = 0; u < sc_nuses(G->s, v[i]); u++)
+            if (!marked(G->s, sc_use(G->s, v[i], u)))
+                return false;
+    }
+    return true;
+}
+
+/* Emit a kernel of this target: strip the glue it cannot keep, check what
+ * only a whole kernel must satisfy, and add it unless it repeats one.
+ * root: the match's root for a named pattern, else -1. */
+static void emit(gen *G, const int *v, int n, const byoc_pattern_decl *named, int root)
+{
+    int *w = xcalloc((size_t)n, sizeof *w);
+    int m = strip_glue(G, v, n, w);
+    bx_cand_stats *st = &G->out->stats;
+    if (m != n && !marked_convex(G->s, w, m))
+        st->rejected_nonconvex++;
+    else if (named && !single_result(G, w, m, root))
+        st->rejected_exits++;
+    else if (emittable(G, w, m, true))
+        emit_set(G, w, m, named);
+    free(w);
 }
 
 /* ---- matching ------------------------------------------------------------- */
@@ -877,9 +951,8 @@ static int on_match(const bx_match *m, void *vctx)
         return 0;
     int depth, ncalls;
     if (mc->named) {
-        if (growable(G, m->members, m->nmembers, &depth, &ncalls, true)
-            && emittable(G, m->members, m->nmembers, true))
-            emit(G, m->members, m->nmembers, mc->p);
+        if (growable(G, m->members, m->nmembers, &depth, &ncalls, true))
+            emit(G, m->members, m->nmembers, mc->p, m->root);
         return 0;
     }
     /* A rule match is a base kernel whatever its bounds: a rule that names
@@ -1323,9 +1396,8 @@ static void maximal_regions(gen *G, size_t nbase)
     }
     for (int r = 0; r < nr; r++) {
         int depth, ncalls;
-        if (growable(G, rs[r].nodes, rs[r].n, &depth, &ncalls, false) && ncalls > 0
-            && emittable(G, rs[r].nodes, rs[r].n, true))
-            emit(G, rs[r].nodes, rs[r].n, NULL);
+        if (growable(G, rs[r].nodes, rs[r].n, &depth, &ncalls, false) && ncalls > 0)
+            emit(G, rs[r].nodes, rs[r].n, NULL, -1);
         free(rs[r].nodes);
     }
     free(rs);
@@ -1409,8 +1481,7 @@ static void emit_pool(gen *G)
             st->rejected_nodes++;
             continue;
         }
-        if (emittable(G, c->nodes, c->n, true))
-            emit(G, c->nodes, c->n, NULL);
+        emit(G, c->nodes, c->n, NULL, -1);
     }
 }
 
@@ -1512,6 +1583,12 @@ static int cmp_cand(const void *pa, const void *pb)
     for (int i = 0; i < a->nnodes; i++)
         if (a->nodes[i] != b->nodes[i])
             return a->nodes[i] < b->nodes[i] ? -1 : 1;
+    if (a->pattern != b->pattern) {
+        /* The same nodes as a plain kernel and as composites. */
+        if (!a->pattern || !b->pattern)
+            return a->pattern ? 1 : -1;
+        return strcmp(a->pattern->name, b->pattern->name);
+    }
     return 0;
 }
 

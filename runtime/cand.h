@@ -14,13 +14,17 @@
  * Every candidate is convex in the graph, within max_depth (calls on its
  * longest path), max_nodes (calls) and max_exits (nodes whose result is
  * used outside it or is the graph's output), and admitted by its target's
- * `partition where` rules; duplicates (same target, same nodes) are
- * removed, keeping the first.  Generation is polynomial in the graph's
+ * `partition where` rules; duplicates (same target, same nodes, same
+ * composite) are removed, keeping the first.  A named pattern's match is a
+ * candidate only when its root is its one result (no other member read
+ * from outside).  Generation is polynomial in the graph's
  * size; the bound is documented in cand.c.
  *
- * A candidate's nodes are calls plus the tuples and projections its
- * patterns matched; constants matched by `const` are inputs of the kernel,
- * not members.  Internal (bx_ prefix). */
+ * A candidate's nodes are calls plus the tuples and projections it can
+ * own: a projection whose tuple comes from a call inside it, a tuple all of
+ * whose readers are calls inside it (so no two chosen candidates can share
+ * one); constants matched by `const` are inputs of the kernel, not
+ * members.  Internal (bx_ prefix). */
 #ifndef BX_CAND_H
 #define BX_CAND_H
 
@@ -67,7 +71,8 @@ typedef struct bx_cand_set {
 
 /* Build the candidates of targets[0..ntargets) on g, with the targets'
  * current option values in reg.  Candidates come out ordered by their
- * first node, then target, then size, then nodes (deterministic).  Returns
+ * first node, then target, then size, then nodes, then composite name
+ * (deterministic).  Returns
  * 0; or -1 with err set when some call is in no candidate at all, naming
  * the first such node (its op and source location) and why (no selected
  * target supports the op; or the rules that name it failed, with the

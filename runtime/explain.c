@@ -127,10 +127,10 @@ static const char *find_ident(const char *text, const char *name, const char *fr
 /* Print the values the clause reads: each bound name it mentions, with
  * its type, and each attribute it reads from one. */
 static void print_values(FILE *f, const byoc_graph *g, const byoc_pattern_decl *p,
-                         const int *slots, const char *text)
+                         const int *slots, int nslots, const char *text)
 {
     bool first = true;
-    for (int i = 0; i < p->nslots; i++) {
+    for (int i = 0; i < p->nslots && i < nslots; i++) {
         const char *name = p->slots[i].name;
         if (!name || name[0] == '$' || slots[i] < 0)
             continue;
@@ -321,7 +321,7 @@ static bool explain_pattern(FILE *f, const bx_session *s, const byoc_target_decl
         if (c.clause >= 0 && c.clause < p->pred.nclauses)
             fprintf(f, " (%s:%d:%d)", p->file ? p->file : "?", p->pred.clauses[c.clause].line,
                     p->pred.clauses[c.clause].col);
-        print_values(f, g, p, c.slots, text);
+        print_values(f, g, p, c.slots, (int)(sizeof c.slots / sizeof *c.slots), text);
         fputc('\n', f);
         free(roots);
         return false;
@@ -331,11 +331,11 @@ static bool explain_pattern(FILE *f, const bx_session *s, const byoc_target_decl
     int best_root = -1;
     for (int i = 0; i < nroots; i++) {
         bx_mismatch w;
-        if (bx_match_diagnose(g, p, roots[i], &w) > 0 || w.kind == BX_MISMATCH_NONE)
+        if (bx_match_diagnose(g, p, roots[i], node, &w) > 0 || w.kind == BX_MISMATCH_NONE)
             continue;
-        /* A failure at the root itself only says the root was wrong;
-         * prefer failures that got somewhere. */
-        if (w.progress > best.progress) {
+        /* Only attempts that reached the node say something about it;
+         * among them, the one that got furthest. */
+        if (w.touched && w.progress > best.progress) {
             best = w;
             best_root = roots[i];
         }
@@ -344,10 +344,10 @@ static bool explain_pattern(FILE *f, const bx_session *s, const byoc_target_decl
     if (best.kind == BX_MISMATCH_NONE || best.progress == 0) {
         const byoc_pnode *root = &p->nodes[p->root];
         if (root->kind == BYOC_PAT_CALL) {
-            fprintf(f, ": its root is ");
+            fprintf(f, ": no attempt from a ");
             print_ops(f, root);
-            fprintf(f, ", and no such call holds %s within %d steps\n",
-                    node_label(g, node, lab, sizeof lab), p->nnodes - 1);
+            fprintf(f, " call (its root) within %d steps reaches %s\n", p->nnodes - 1,
+                    node_label(g, node, lab, sizeof lab));
         } else {
             fprintf(f, ": no match holds %s\n", node_label(g, node, lab, sizeof lab));
         }
@@ -450,7 +450,7 @@ static const char *kernel_name(const byoc_graph *g, const byoc_partition *p, cha
     return buf;
 }
 
-int byoc_explain(const byoc_graph *g, int node, const char *target,
+int byoc_explain(const byoc_graph *g, int node, const char *const *targets, int ntargets,
                  const byoc_partition_options *o, FILE *f, byoc_error *err)
 {
     if (node < 0 || node >= byoc_graph_node_count(g)) {
@@ -480,20 +480,29 @@ int byoc_explain(const byoc_graph *g, int node, const char *target,
     opt.strategy = BYOC_SEARCH_OPTIMAL;
     if (bx_session_open(&s, g, &opt, err) < 0)
         return -1;
-    const byoc_target_decl *only = NULL;
-    if (target) {
-        for (int i = 0; i < s.ntargets && !only; i++)
-            if (!strcmp(s.targets[i]->name, target))
-                only = s.targets[i];
-        if (!only) {
+    /* Which searched targets to explain: all, or the ones asked for. */
+    bool *ask = calloc((size_t)s.ntargets + 1, 1);
+    if (!ask)
+        bx_die("out of memory");
+    for (int i = 0; i < s.ntargets; i++)
+        ask[i] = ntargets <= 0;
+    for (int k = 0; k < ntargets; k++) {
+        int found = -1;
+        for (int i = 0; i < s.ntargets && found < 0; i++)
+            if (!strcmp(s.targets[i]->name, targets[k]))
+                found = i;
+        if (found < 0) {
             bx_error_set(err, NULL, 0, 0, "target '%s' is not among the targets searched",
-                         target);
+                         targets[k]);
+            free(ask);
             bx_session_close(&s);
             return -1;
         }
+        ask[found] = true;
     }
     byoc_result *r = bx_session_run(&s, "optimal", NULL, err);
     if (!r) {
+        free(ask);
         bx_session_close(&s);
         return -1;
     }
@@ -508,7 +517,7 @@ int byoc_explain(const byoc_graph *g, int node, const char *target,
         bx_die("out of memory");
     for (int ti = 0; ti < s.ntargets; ti++) {
         const byoc_target_decl *t = s.targets[ti];
-        if (t == home->target || (only && t != only))
+        if (t == home->target || !ask[ti])
             continue;
         size_t holding = 0;
         for (size_t i = 0; i < s.cands.n; i++) {
@@ -545,6 +554,7 @@ int byoc_explain(const byoc_graph *g, int node, const char *target,
         byoc_result_destroy(forced);
     }
     free(use);
+    free(ask);
     byoc_result_destroy(r);
     bx_session_close(&s);
     if (ferror(f)) {

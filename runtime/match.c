@@ -37,6 +37,7 @@ typedef struct mstate {
     int count;
     bool stop;
     bx_mismatch *why;         /* diagnosing: the furthest failure so far */
+    int focus;                /* diagnosing: the node the user asks about */
 } mstate;
 
 static void solve(mstate *s, const goal *gl);
@@ -146,9 +147,15 @@ static void fail(mstate *s, bx_mismatch_kind kind, int p, int n, int attr, int b
     if (!s->why)
         return;
     int progress = s->nmem + s->nin;
-    if (s->why->kind != BX_MISMATCH_NONE && progress <= s->why->progress)
+    bool touched = n == s->focus;
+    for (int i = 0; i < s->nmem && !touched; i++)
+        touched = s->members[i] == s->focus;
+    /* An attempt that reached the node beats one that did not. */
+    if (s->why->kind != BX_MISMATCH_NONE
+        && (s->why->touched > touched
+            || (s->why->touched == touched && progress <= s->why->progress)))
         return;
-    *s->why = (bx_mismatch){kind, p, n, attr, bound, progress};
+    *s->why = (bx_mismatch){kind, p, n, attr, bound, progress, touched};
 }
 
 /* Why a call pattern node does not match n (call_matches is false). */
@@ -280,7 +287,7 @@ static void solve(mstate *s, const goal *gl)
 }
 
 static int match_run(const byoc_graph *g, const byoc_pattern_decl *p, int root,
-                     bx_match_fn fn, void *ctx, bx_mismatch *why)
+                     bx_match_fn fn, void *ctx, bx_mismatch *why, int focus)
 {
     int nodes = byoc_graph_node_count(g);
     if (root < 0 || root >= nodes || p->nnodes == 0)
@@ -305,6 +312,7 @@ static int match_run(const byoc_graph *g, const byoc_pattern_decl *p, int root,
     s.all_slots = s.slots + slots;
     s.root = root;
     s.why = why;
+    s.focus = focus;
     for (int i = 0; i < p->nslots; i++)
         s.slots[i] = -1;
     goal first = {p->root, root, NULL};
@@ -316,15 +324,15 @@ static int match_run(const byoc_graph *g, const byoc_pattern_decl *p, int root,
 int bx_match_at(const byoc_graph *g, const byoc_pattern_decl *p, int root, bx_match_fn fn,
                 void *ctx)
 {
-    return match_run(g, p, root, fn, ctx, NULL);
+    return match_run(g, p, root, fn, ctx, NULL, -1);
 }
 
-int bx_match_diagnose(const byoc_graph *g, const byoc_pattern_decl *p, int root,
+int bx_match_diagnose(const byoc_graph *g, const byoc_pattern_decl *p, int root, int focus,
                       bx_mismatch *why)
 {
     memset(why, 0, sizeof *why);
     why->kind = BX_MISMATCH_NONE;
-    int n = match_run(g, p, root, NULL, NULL, why);
+    int n = match_run(g, p, root, NULL, NULL, why, focus);
     if (n > 0)
         why->kind = BX_MISMATCH_NONE;
     return n;

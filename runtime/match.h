@@ -51,11 +51,14 @@ typedef struct bx_mismatch {
     int attr;                 /* ATTR: index into the pnode's attrs */
     int bound;                /* SAME: the node the slot holds */
     int progress;             /* pattern nodes matched before it */
+    bool touched;             /* the attempt had reached the focus node */
 } bx_mismatch;
 
-/* Try p at root and describe the furthest failure in *why; returns the
- * number of matches (0 when it failed everywhere). */
-int bx_match_diagnose(const byoc_graph *g, const byoc_pattern_decl *p, int root,
+/* Try p at root and describe in *why the furthest failure of an attempt
+ * that reached graph node focus (matched it, or failed on it), else the
+ * furthest failure of any attempt; returns the number of matches (0 when
+ * it failed everywhere). */
+int bx_match_diagnose(const byoc_graph *g, const byoc_pattern_decl *p, int root, int focus,
                       bx_mismatch *why);
 
 /* Evaluate p's predicate on m with a target's option values.  True when it

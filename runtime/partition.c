@@ -20,6 +20,7 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <byoc/partition.h>
 
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -225,7 +226,7 @@ static void edges_from(bx_pmap *pm, int a, int field, int to, bx_edge_acc *acc)
         } else {
             bytes = bx_node_bytes(g, a);
         }
-        bx_edge_acc_add(acc, pm->index[a], bytes < 0 ? 0 : bytes);
+        bx_edge_acc_add(acc, pm->index[a], field, bytes < 0 ? 0 : bytes);
         break;
     }
     case BYOC_N_TUPLE:
@@ -248,23 +249,52 @@ static void edges_from(bx_pmap *pm, int a, int field, int to, bx_edge_acc *acc)
     }
 }
 
-void bx_edge_acc_add(bx_edge_acc *acc, uint32_t from, double bytes)
+/* A producer's result moves once to a consumer however many ways the
+ * consumer reaches it (the same tensor twice in a tuple, say): entries are
+ * distinct (producer, field) pairs, field -1 for the whole result. */
+void bx_edge_acc_add(bx_edge_acc *acc, uint32_t from, int field, double bytes)
 {
     for (size_t i = 0; i < acc->n; i++)
-        if (acc->from[i] == from) {
-            acc->bytes[i] += bytes;
+        if (acc->from[i] == from && acc->field[i] == field)
             return;
-        }
     if (acc->n == acc->cap) {
         acc->cap = acc->cap ? acc->cap * 2 : 8;
         acc->from = realloc(acc->from, acc->cap * sizeof *acc->from);
+        acc->field = realloc(acc->field, acc->cap * sizeof *acc->field);
         acc->bytes = realloc(acc->bytes, acc->cap * sizeof *acc->bytes);
-        if (!acc->from || !acc->bytes)
+        if (!acc->from || !acc->field || !acc->bytes)
             bx_die("out of memory");
     }
     acc->from[acc->n] = from;
+    acc->field[acc->n] = field;
     acc->bytes[acc->n] = bytes;
     acc->n++;
+}
+
+/* The bytes from producer entry i's producer: its whole result when some
+ * entry takes it whole, else the sum of the distinct fields taken.  Marks
+ * the producer's entries done (field set to INT_MIN). */
+static double edge_acc_take(bx_edge_acc *acc, size_t i)
+{
+    uint32_t from = acc->from[i];
+    double whole = -1, fields = 0;
+    for (size_t k = i; k < acc->n; k++) {
+        if (acc->from[k] != from || acc->field[k] == INT_MIN)
+            continue;
+        if (acc->field[k] < 0)
+            whole = acc->bytes[k];
+        else
+            fields += acc->bytes[k];
+        acc->field[k] = INT_MIN;
+    }
+    return whole >= 0 ? whole : fields;
+}
+
+static void edge_acc_free(bx_edge_acc *acc)
+{
+    free(acc->from);
+    free(acc->field);
+    free(acc->bytes);
 }
 
 /* Number the calls in the post-order of a depth-first walk from the
@@ -362,6 +392,9 @@ static void pmap_call_edges(bx_pmap *pm)
                 edges_from(pm, a, -1, node, &acc);
         }
         for (size_t e = 0; e < acc.n; e++) {
+            if (acc.field[e] == INT_MIN)
+                continue; /* taken with an earlier entry of its producer */
+            double bytes = edge_acc_take(&acc, e);
             if (pm->nedges == cap) {
                 cap = cap ? cap * 2 : 64;
                 pm->efrom = realloc(pm->efrom, cap * sizeof *pm->efrom);
@@ -372,12 +405,11 @@ static void pmap_call_edges(bx_pmap *pm)
             }
             pm->efrom[pm->nedges] = acc.from[e];
             pm->eto[pm->nedges] = (uint32_t)c;
-            pm->ebytes[pm->nedges] = acc.bytes[e];
+            pm->ebytes[pm->nedges] = bytes;
             pm->nedges++;
         }
     }
-    free(acc.from);
-    free(acc.bytes);
+    edge_acc_free(&acc);
 }
 
 void bx_pmap_edges(bx_pmap *pm, bx_search_problem *p)

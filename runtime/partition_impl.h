@@ -35,13 +35,14 @@ void bx_pmap_init(bx_pmap *pm, const byoc_graph *g);
 void bx_pmap_free(bx_pmap *pm);
 void bx_pmap_edges(bx_pmap *pm, bx_search_problem *p);
 
-/* Incoming edges of one call, by producer, with their bytes summed. */
+/* Incoming edges of one call: distinct (producer, field) pairs. */
 typedef struct bx_edge_acc {
     uint32_t *from;
+    int *field;                 /* -1: the whole result */
     double *bytes;
     size_t n, cap;
 } bx_edge_acc;
-void bx_edge_acc_add(bx_edge_acc *acc, uint32_t from, double bytes);
+void bx_edge_acc_add(bx_edge_acc *acc, uint32_t from, int field, double bytes);
 
 /* The selected targets, highest priority first, natives added for every
  * device used.  *out is malloc'ed. */

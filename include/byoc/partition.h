@@ -200,11 +200,12 @@ int byoc_write_kernels(const byoc_graph *g, const byoc_partition_options *o, FIL
 
 /* ---- explain ------------------------------------------------------------ */
 
-/* Why node is, or is not, placed on each target (or only on target, when
- * not NULL): no rule names its op; which pattern failed at which node;
- * which predicate clause was false and the values it saw; a partition rule
- * that refused; or that it was possible but cost more (both costs). */
-int byoc_explain(const byoc_graph *g, int node, const char *target,
+/* Why node is, or is not, placed on each searched target (or only on
+ * targets[0..ntargets), when ntargets > 0, each of which must be searched):
+ * no rule names its op; which pattern failed at which node; which
+ * predicate clause was false and the values it saw; a partition rule that
+ * refused; or that it was possible but cost more (both costs). */
+int byoc_explain(const byoc_graph *g, int node, const char *const *targets, int ntargets,
                  const byoc_partition_options *o, FILE *f, byoc_error *err);
 
 #ifdef __cplusplus

@@ -119,7 +119,12 @@ fi
 
 # Errors: exit status, message, and no partial output.
 "$BYOC" partition $m -t trtt >"$tmp/out" 2>"$tmp/err"; rc=$?
-[ $rc = 1 ] && grep -q "unknown target 'trtt' (did you mean 'trt'?)" "$tmp/err" && ok "unknown target" || { bad "unknown target (rc $rc)"; cat "$tmp/err"; }
+[ $rc = 2 ] && grep -q "unknown target 'trtt' (did you mean 'trt'?)" "$tmp/err" && ok "unknown target" || { bad "unknown target (rc $rc)"; cat "$tmp/err"; }
+"$BYOC" partition $m --search single:kernel >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q "unknown target 'kernel' (did you mean 'kernels'?)" "$tmp/err" && ok "unknown single target" || { bad "unknown single target (rc $rc)"; cat "$tmp/err"; }
+# -o makes a file as a plain create would, not a private temporary.
+(umask 022; "$BYOC" partition $m -o "$tmp/mode.txt") && [ "$(stat -c %a "$tmp/mode.txt")" = 644 ] \
+    && ok "-o file mode" || bad "-o file mode ($(stat -c %a "$tmp/mode.txt" 2>&1))"
 "$BYOC" partition $m --option trt:use_fp17=true >"$tmp/out" 2>"$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q "use_fp16" "$tmp/err" && ok "unknown option" || { bad "unknown option (rc $rc)"; cat "$tmp/err"; }
 "$BYOC" partition $m --search best >"$tmp/out" 2>"$tmp/err"; rc=$?

@@ -213,15 +213,15 @@ static const char crossing[] =
     "def @main(%x: Tensor[(4), float32], %y: Tensor[(4), float32]) {\n"
     "  %0 = nn.relu(%x);\n"        /* a1 */
     "  %1 = tanh(%y);\n"           /* c2 */
-    "  %2 = add(%1, %0);\n"        /* c3: c_pair = {c2, c3}, reads a1 */
-    "  %3 = multiply(%0, %1);\n"   /* a4: a_pair = {a1, a4}, reads c2 */
+    "  %2 = add(%1, %0);\n"        /* c3: tc's kernel {c2, c3} reads a1 */
+    "  %3 = multiply(%0, %1);\n"   /* a4: ta's kernel {a1, a4} reads c2 */
     "  subtract(%2, %3)\n"
     "}\n";
 
 START_TEST(cycle_counterexample)
 {
     static const price v[] = {
-        {"ta", "a_pair", 1}, {"tc", "c_pair", 1}, {"native_d1", "*", 100},
+        {"ta", "nn.relu+multiply", 1}, {"tc", "tanh+add", 1}, {"native_d1", "*", 100},
     };
     prices p = {v, 3, 0};
     byoc_graph *g = graph(crossing);
