@@ -14,3 +14,13 @@ tests_partition_test_partition_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/tests
 tests_partition_test_partition_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_partition_test_partition_LDADD = runtime/libbyoc.la $(CHECK_LIBS) -lm
 $(tests_partition_test_partition_OBJECTS): tests/partition/part_spec.h
+
+# Random graphs through the whole partitioner: checker, baselines, bytes.
+check_PROGRAMS += tests/partition/test_random
+TESTS += tests/partition/test_random
+nodist_tests_partition_test_random_SOURCES = tests/partition/part_spec.c
+tests_partition_test_random_SOURCES = tests/partition/test_random.c
+tests_partition_test_random_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/tests/partition
+tests_partition_test_random_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_partition_test_random_LDADD = runtime/libbyoc.la $(CHECK_LIBS) -lm
+$(tests_partition_test_random_OBJECTS): tests/partition/part_spec.h

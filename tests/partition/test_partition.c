@@ -302,6 +302,33 @@ START_TEST(transfers_are_charged)
 }
 END_TEST
 
+/* The same tensor twice in one tuple moves once. */
+static const char twice[] =
+    "#[version = \"0.0.5\"]\n"
+    "def @main(%x: Tensor[(4), float32]) {\n"
+    "  %0 = nn.relu(%x);\n"
+    "  %1 = (%0, %0);\n"
+    "  concatenate(%1)\n"
+    "}\n";
+
+START_TEST(transfer_once_per_tensor)
+{
+    static const price v[] = {
+        {"acc_native", "nn.relu", 1}, {"acc_native", "concatenate", 1000},
+        {"native_d1", "concatenate", 1}, {"native_d1", "nn.relu", 1000},
+    };
+    prices p = {v, 4, 0};
+    byoc_graph *g = graph(twice);
+    const char *t[] = {"acc_native", "native_d1"};
+    byoc_result *r = run(g, t, 2, BYOC_SEARCH_OPTIMAL, NULL, &p);
+    ck_assert_int_eq(r->npartitions, 2);
+    double hop = 1e-5 + 16 / 1e10;
+    ck_assert_msg(fabs(r->transfer_cost - hop) < 1e-15, "%.12g", r->transfer_cost);
+    byoc_result_destroy(r);
+    byoc_graph_destroy(g);
+}
+END_TEST
+
 /* ---- target selection ---------------------------------------------------------------- */
 
 START_TEST(selection_errors)
@@ -381,6 +408,7 @@ static Suite *suite(void)
     tcase_add_test(tc, cycle_counterexample);
     tcase_add_test(tc, diamond_split_stays_convex);
     tcase_add_test(tc, transfers_are_charged);
+    tcase_add_test(tc, transfer_once_per_tensor);
     tcase_add_test(tc, selection_errors);
     tcase_add_test(tc, default_targets);
     tcase_add_test(tc, costs_are_cached);
