@@ -1,0 +1,1 @@
+# Plugins: targets loaded from shared libraries (filled in by that work).
