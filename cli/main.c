@@ -4,8 +4,11 @@
  * its own options.  The bundled op vocabulary (relay.byoc, compiled into
  * libbyoc) is registered before anything else, so every model reader sees
  * every op; then the bundled example targets (the .byoc files of examples/, compiled
- * into this program at build time). */
+ * into this program at build time); then, in command-line order, the
+ * targets of each --plugin library (include/byoc/plugin.h), so the
+ * command works with backends it was not built with. */
 #define _POSIX_C_SOURCE 200809L
+#include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
 #include <spawn.h>
@@ -26,7 +29,14 @@
 extern char **environ;
 
 static const char usage_text[] =
-    "usage: byoc [--version] [--help] COMMAND [ARGS]\n"
+    "usage: byoc [--version] [--help] [--plugin LIB]... COMMAND [ARGS]\n"
+    "\n"
+    "global options (before the command):\n"
+    "  --plugin LIB             load more targets from the shared library LIB,\n"
+    "                           built from .byoc files with an entry point\n"
+    "                           byoc_plugin_register (see <byoc/plugin.h>);\n"
+    "                           repeatable; a LIB without a '/' is searched\n"
+    "                           for like any shared library, so write ./LIB\n"
     "\n"
     "commands:\n"
     "  info MODEL\n"
@@ -49,7 +59,8 @@ static const char usage_text[] =
     "      write every distinct kernel the targets could run, each a Relay\n"
     "      function under its signature, for measuring (see --cost table:)\n"
     "  targets [--option T:NAME=VALUE]... [-o FILE]\n"
-    "      the bundled devices and targets: links, options, rules\n"
+    "      the devices and targets, bundled and from plugins: links,\n"
+    "      options, rules\n"
     "\n"
     "options:\n"
     "  -t, --targets T1,T2,...  the targets, highest priority first; the native\n"
@@ -1056,7 +1067,48 @@ static int cmd_info(byoc_registry *reg, int argc, char **argv)
     return 0;
 }
 
-int main(int argc, char **argv)
+/* ---- plugins ------------------------------------------------------------------ */
+
+/* Load the plugin at path and register its modules into reg.  The handle
+ * goes in *handle and must stay open while reg is in use: reg points into
+ * the library's tables.  Prints the error and returns -1 on failure. */
+static int load_plugin(byoc_registry *reg, const char *path, void **handle)
+{
+    *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!*handle) {
+        const char *why = dlerror();
+        fprintf(stderr, "byoc: error: cannot load plugin '%s': %s\n", path,
+                why ? why : "unknown error");
+        return -1;
+    }
+    dlerror();
+    void *sym = dlsym(*handle, BYOC_PLUGIN_ENTRY);
+    if (!sym) {
+        fprintf(stderr, "byoc: error: plugin '%s' has no entry point '%s' (see <byoc/plugin.h>)\n",
+                path, BYOC_PLUGIN_ENTRY);
+        return -1;
+    }
+    /* ISO C has no conversion from void * to a function pointer; POSIX
+     * guarantees the representations agree, so copy the bits. */
+    byoc_plugin_fn *entry;
+    memcpy(&entry, &sym, sizeof entry);
+    byoc_error err;
+    byoc_error_clear(&err);
+    if (entry(reg, &err) != 0) {
+        /* The registry's own diagnostic (often file:line:col of the
+         * plugin's .byoc source), then which plugin it came from. */
+        if (err.msg[0])
+            print_error(&err);
+        fprintf(stderr, "byoc: %s: plugin '%s' failed to register its targets\n",
+                err.msg[0] ? "note" : "error", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* main after the global options: argv[0] is the program, argv[1] the
+ * command. */
+static int run(int argc, char **argv, const char **plugins, int nplugins, void **handles)
 {
     if (argc < 2) {
         usage(stderr);
@@ -1075,6 +1127,16 @@ int main(int argc, char **argv)
     byoc_error err;
     if (byoc_register_relay(reg, &err) != 0 || byoc_register_tour_gpu(reg, &err) != 0 ||
         byoc_register_tour_npu(reg, &err) != 0) {
+        print_error(&err);
+        byoc_registry_destroy(reg);
+        return 1;
+    }
+    for (int i = 0; i < nplugins; i++)
+        if (load_plugin(reg, plugins[i], &handles[i]) != 0) {
+            byoc_registry_destroy(reg);
+            return 1;
+        }
+    if (nplugins && byoc_registry_check(reg, &err) != 0) {
         print_error(&err);
         byoc_registry_destroy(reg);
         return 1;
@@ -1098,5 +1160,39 @@ int main(int argc, char **argv)
         rc = 2;
     }
     byoc_registry_destroy(reg);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    /* Global options come before the command. */
+    const char **plugins = calloc((size_t)argc, sizeof *plugins);
+    void **handles = calloc((size_t)argc, sizeof *handles);
+    if (!plugins || !handles) {
+        fprintf(stderr, "byoc: error: out of memory\n");
+        return 1;
+    }
+    int nplugins = 0, argi = 1;
+    while (argi < argc && opt_is(argv[argi], "--plugin", NULL)) {
+        const char *v = opt_value(argc, argv, &argi, "--plugin");
+        if (!v || !*v) {
+            if (v)
+                fprintf(stderr, "byoc: error: --plugin needs a value\n");
+            free(plugins);
+            free(handles);
+            return 2;
+        }
+        plugins[nplugins++] = v;
+        argi++;
+    }
+    argc -= argi - 1;
+    argv += argi - 1;
+    int rc = run(argc, argv, plugins, nplugins, handles);
+    /* After the registry is gone: it pointed into the plugins' tables. */
+    for (int i = 0; i < nplugins; i++)
+        if (handles[i])
+            dlclose(handles[i]);
+    free(plugins);
+    free(handles);
     return rc;
 }

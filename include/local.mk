@@ -5,6 +5,7 @@ byocinclude_HEADERS = \
 	include/byoc/error.h \
 	include/byoc/graph.h \
 	include/byoc/partition.h \
+	include/byoc/plugin.h \
 	include/byoc/pred.h \
 	include/byoc/registry.h \
 	include/byoc/relay.h \

@@ -11,6 +11,7 @@
 #include <byoc/relay.h>
 #include <byoc/onnx.h>
 #include <byoc/partition.h>
+#include <byoc/plugin.h>
 
 #ifdef __cplusplus
 extern "C" {
