@@ -33,7 +33,8 @@ AS_IF([test -z "$PKG_CONFIG"],
   [AC_MSG_ERROR([pkg-config is required to find byoc; install pkg-config (Debian: apt-get install pkg-config)])])
 PKG_CHECK_MODULES([BYOC], [$byoc_check_req], [],
   [AS_IF([$PKG_CONFIG --exists byoc],
-    [AC_MSG_ERROR([byoc `$PKG_CONFIG --modversion byoc` is too old: this package needs $byoc_check_req.
+    [byoc_check_have=`$PKG_CONFIG --modversion byoc`
+     AC_MSG_ERROR([byoc $byoc_check_have is too old: this package needs $byoc_check_req.
 Install a newer byoc, or set PKG_CONFIG_PATH to the lib/pkgconfig folder of one
 (for a byoc installed in PREFIX: PKG_CONFIG_PATH=PREFIX/lib/pkgconfig).])],
     [AC_MSG_ERROR([byoc was not found by pkg-config ($byoc_check_req is needed).

@@ -17,8 +17,10 @@
 # Makefile.in, and make (GNU make, or any make with `include`) reads the
 # file when it runs, after configure has substituted BYOC_MAKEFILE.  So
 # automake never sees these rules: declare the generated files yourself as
-# above.  `include @BYOC_MAKEFILE@` also works (config.status fills it in);
-# `-include` would hide a wrong path, so do not use it for this file.
+# above.  `include @BYOC_MAKEFILE@` also works (config.status fills it in;
+# both forms tested).  The variables this file reads (BYOC_SPECS) may be
+# set anywhere in Makefile.am: automake writes variables before the
+# passed-through include.  `-include` would hide a wrong path: avoid it.
 #
 # What it gives:
 #   - a suffix rule .byoc.c: `byocc $(BYOCC_FLAGS) -o FILE.c -MD -MF
@@ -41,10 +43,14 @@ BYOC_DEPFILES = $(BYOC_SPECS:.byoc=.byoc.d)
 
 # Silent rules as automake's AM_V_GEN, but through make variables: this
 # file is not run through config.status, so @AM_V@ would stay literal.
+# Outside automake (no AM_DEFAULT_VERBOSITY) it is verbose.
 BYOC_V_GEN = $(byoc__v_GEN_$(V))
-byoc__v_GEN_ = $(byoc__v_GEN_$(AM_DEFAULT_VERBOSITY))
+byoc__v_GEN_ = $(byoc__v_GEN_$(AM_DEFAULT_VERBOSITY)x)
 byoc__v_GEN_0 = @echo "  BYOCC   " $@;
 byoc__v_GEN_1 =
+byoc__v_GEN_0x = $(byoc__v_GEN_0)
+byoc__v_GEN_1x =
+byoc__v_GEN_x =
 
 .byoc.c:
 	@if test -z "$(BYOCC)"; then \
