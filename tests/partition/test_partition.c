@@ -347,8 +347,8 @@ START_TEST(selection_errors)
     ck_assert_ptr_null(byoc_partition_graph(g, &o, &err));
     ck_assert_str_eq(err.msg, "device 'island' of target 'orphan' has no native target (one "
                               "that 'supports *'), so some calls could go nowhere");
-    const char *twice[] = {"lib", "lib"};
-    o.targets = twice;
+    const char *listed_twice[] = {"lib", "lib"};
+    o.targets = listed_twice;
     o.ntargets = 2;
     ck_assert_ptr_null(byoc_partition_graph(g, &o, &err));
     ck_assert_str_eq(err.msg, "target 'lib' is listed twice");
