@@ -11,4 +11,4 @@ dist_pkgdata_DATA += autotools/byoc.mk
 EXTRA_DIST += examples/downstream/configure.ac examples/downstream/Makefile.am \
 	examples/downstream/README.md examples/downstream/main.c \
 	examples/downstream/mynpu.byoc examples/downstream/model.relay \
-	examples/downstream/expected.txt
+	examples/downstream/expected.txt examples/downstream/plugin.c
