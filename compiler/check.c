@@ -1534,8 +1534,8 @@ static int type_opset(pscope *ps, expr *e)
 }
 
 static const char *const builtins[] = {
-    "dtype", "shape", "rank", "numel", "is_const", "value", "inputs", "outputs",
-    "len", "op", "contains", "count", "nodes",
+    "dtype", "shape", "rank", "numel", "is_const", "value", "values", "inputs", "outputs",
+    "len", "range", "op", "contains", "count", "nodes",
 };
 
 static int type_call(pscope *ps, expr *e)
@@ -1566,7 +1566,8 @@ static int type_call(pscope *ps, expr *e)
     }
     static const struct { const char *n; int ret; } tensor_fns[] = {
         {"dtype", T_DTYPE}, {"shape", T_LIST_INT}, {"rank", T_INT}, {"numel", T_INT},
-        {"is_const", T_BOOL}, {"value", T_FLOAT}, {"inputs", T_LIST_TENSOR},
+        {"is_const", T_BOOL}, {"value", T_FLOAT}, {"values", T_LIST_FLOAT},
+        {"inputs", T_LIST_TENSOR},
         {"outputs", T_LIST_TENSOR}, {"op", T_OP},
     };
     for (size_t i = 0; i < sizeof tensor_fns / sizeof tensor_fns[0]; i++) {
@@ -1577,6 +1578,16 @@ static int type_call(pscope *ps, expr *e)
         if (want_tensor(ps, e->items.v[0]) == T_ERROR)
             return T_ERROR;
         return tensor_fns[i].ret;
+    }
+    if (!strcmp(f, "range")) {
+        if (check_args(ps, e, 1))
+            return T_ERROR;
+        int t = typecheck(ps, e->items.v[0]);
+        if (t != T_ERROR && t != T_INT) {
+            ERR(e->at, "range() needs an int, not %s", ty_name(t));
+            return T_ERROR;
+        }
+        return t == T_ERROR ? T_ERROR : T_LIST_INT;
     }
     if (!strcmp(f, "len")) {
         if (check_args(ps, e, 1))

@@ -586,6 +586,7 @@ static const char *cexpr(pctx *p, expr *e)
             {"dtype", "byoc_ev_dtype"}, {"shape", "byoc_ev_seq_shape"},
             {"rank", "byoc_ev_rank"}, {"numel", "byoc_ev_numel"},
             {"is_const", "byoc_ev_is_const"}, {"value", "byoc_ev_value"},
+            {"values", "byoc_ev_seq_data"}, {"range", "byoc_ev_seq_range"},
             {"inputs", "byoc_ev_seq_inputs"}, {"outputs", "byoc_ev_seq_outputs"},
             {"op", "byoc_ev_op"}, {"len", "byoc_ev_seq_len"},
         };

@@ -340,6 +340,51 @@ byoc_seq byoc_ev_seq_part(byoc_eval *ev, byoc_seq_kind kind)
     return s;
 }
 
+/* The number of scalars in v, nested lists flattened. */
+static int64_t leaf_count(const byoc_value *v)
+{
+    if (v->kind != BYOC_V_LIST)
+        return 1;
+    int64_t n = 0;
+    for (size_t i = 0; i < v->u.list.n; i++)
+        n += leaf_count(&v->u.list.items[i]);
+    return n;
+}
+
+/* Scalar i of v in row-major order; i is within leaf_count(v).  Constant
+ * data is small (the readers keep short vectors only), so a walk will do. */
+static const byoc_value *leaf_at(const byoc_value *v, int64_t i)
+{
+    while (v->kind == BYOC_V_LIST) {
+        size_t k = 0;
+        for (; k + 1 < v->u.list.n; k++) {
+            int64_t c = leaf_count(&v->u.list.items[k]);
+            if (i < c)
+                break;
+            i -= c;
+        }
+        v = &v->u.list.items[k];
+    }
+    return v;
+}
+
+byoc_seq byoc_ev_seq_data(byoc_eval *ev, byoc_tref t)
+{
+    const byoc_value *v = t.field < 0 && byoc_ev_is_const(ev, t)
+                              ? byoc_node_const_value(ev->graph, t.node) : NULL;
+    if (!v || v->kind == BYOC_V_NONE)
+        return empty_seq(ev, BYOC_SEQ_DATA);
+    byoc_seq s = {BYOC_SEQ_DATA, v, t, leaf_count(v)};
+    return s;
+}
+
+byoc_seq byoc_ev_seq_range(byoc_eval *ev, int64_t n)
+{
+    (void)ev;
+    byoc_seq s = {BYOC_SEQ_RANGE, NULL, no_tensor, n > 0 ? n : 0};
+    return s;
+}
+
 int64_t byoc_ev_seq_len(byoc_eval *ev, byoc_seq s)
 {
     (void)ev;
@@ -367,6 +412,8 @@ int64_t byoc_ev_seq_int(byoc_eval *ev, byoc_seq s, int64_t i)
     switch (s.kind) {
     case BYOC_SEQ_VALUES: return byoc_ev_int(ev, &s.values->u.list.items[i]);
     case BYOC_SEQ_SHAPE: return byoc_ev_dim(ev, s.t, i);
+    case BYOC_SEQ_RANGE: return i;
+    case BYOC_SEQ_DATA: return byoc_ev_int(ev, leaf_at(s.values, i));
     default: return undef_int(ev);
     }
 }
@@ -376,6 +423,8 @@ const byoc_value *byoc_ev_seq_value(byoc_eval *ev, byoc_seq s, int64_t i)
     i = seq_index(ev, s, i);
     if (i < 0)
         return NULL;
+    if (s.kind == BYOC_SEQ_DATA)
+        return leaf_at(s.values, i);
     if (s.kind != BYOC_SEQ_VALUES) {
         ev->undef = 1;
         return NULL;
@@ -416,7 +465,18 @@ byoc_tref byoc_ev_seq_tensor(byoc_eval *ev, byoc_seq s, int64_t i)
 
 static bool is_tensor_seq(byoc_seq_kind k)
 {
-    return k != BYOC_SEQ_VALUES && k != BYOC_SEQ_SHAPE;
+    return k != BYOC_SEQ_VALUES && k != BYOC_SEQ_SHAPE && k != BYOC_SEQ_DATA
+           && k != BYOC_SEQ_RANGE;
+}
+
+/* Element i of a list of numbers as a double. */
+static double seq_float(byoc_eval *ev, byoc_seq s, int64_t i)
+{
+    switch (s.kind) {
+    case BYOC_SEQ_VALUES:
+    case BYOC_SEQ_DATA: return byoc_ev_float(ev, byoc_ev_seq_value(ev, s, i));
+    default: return (double)byoc_ev_seq_int(ev, s, i);
+    }
 }
 
 bool byoc_ev_seq_eq(byoc_eval *ev, byoc_seq a, byoc_seq b)
@@ -433,6 +493,8 @@ bool byoc_ev_seq_eq(byoc_eval *ev, byoc_seq a, byoc_seq b)
             same = byoc_ev_tref_eq(byoc_ev_seq_tensor(ev, a, i), byoc_ev_seq_tensor(ev, b, i));
         else if (a.kind == BYOC_SEQ_VALUES && b.kind == BYOC_SEQ_VALUES)
             same = byoc_value_equal(&a.values->u.list.items[i], &b.values->u.list.items[i]);
+        else if (a.kind == BYOC_SEQ_DATA || b.kind == BYOC_SEQ_DATA)
+            same = seq_float(ev, a, i) == seq_float(ev, b, i);
         else
             same = byoc_ev_seq_int(ev, a, i) == byoc_ev_seq_int(ev, b, i);
     }

@@ -52,12 +52,14 @@ typedef enum byoc_seq_kind {
     BYOC_SEQ_OUTPUTS,  /* the result tensors of a node */
     BYOC_SEQ_NODES,    /* partition rules: the candidate's nodes */
     BYOC_SEQ_PINPUTS,  /* partition rules: the candidate's input tensors */
-    BYOC_SEQ_POUTPUTS  /* partition rules: the candidate's output tensors */
+    BYOC_SEQ_POUTPUTS, /* partition rules: the candidate's output tensors */
+    BYOC_SEQ_DATA,     /* values(t): a constant's elements, flattened */
+    BYOC_SEQ_RANGE     /* range(n): 0, 1, ..., n - 1 */
 } byoc_seq_kind;
 
 typedef struct byoc_seq {
     byoc_seq_kind kind;
-    const byoc_value *values;   /* VALUES */
+    const byoc_value *values;   /* VALUES; DATA: the constant's value */
     byoc_tref t;                /* SHAPE, INPUTS, OUTPUTS */
     int64_t n;
 } byoc_seq;
@@ -98,6 +100,10 @@ byoc_seq byoc_ev_seq_shape(byoc_eval *ev, byoc_tref t);
 byoc_seq byoc_ev_seq_inputs(byoc_eval *ev, byoc_tref t);
 byoc_seq byoc_ev_seq_outputs(byoc_eval *ev, byoc_tref t);
 byoc_seq byoc_ev_seq_part(byoc_eval *ev, byoc_seq_kind kind);
+/* values(t): undefined unless t is a constant whose data was loaded. */
+byoc_seq byoc_ev_seq_data(byoc_eval *ev, byoc_tref t);
+/* range(n): empty for n <= 0. */
+byoc_seq byoc_ev_seq_range(byoc_eval *ev, int64_t n);
 int64_t byoc_ev_seq_len(byoc_eval *ev, byoc_seq s);
 /* Element i (negative counts from the end). */
 int64_t byoc_ev_seq_int(byoc_eval *ev, byoc_seq s, int64_t i);

@@ -193,6 +193,47 @@ START_TEST(bindings_and_predicate)
 }
 END_TEST
 
+/* values(k) and range(n) in a compiled predicate. */
+static bool holds(const char *pat, int root)
+{
+    const byoc_pattern_decl *p = pattern(pat);
+    seen s;
+    ck_assert_int_eq(matches(pat, root, &s), 1);
+    bx_match m0 = {p, root, 0, NULL, 0, NULL, p->nslots, s.slots[0]};
+    int failed = -2;
+    return bx_match_holds(g, p, &m0, byoc_target_options(reg, tgt), tgt->noptions, &failed);
+}
+
+static int vector_const(const double *v, int n)
+{
+    byoc_error err;
+    byoc_tensor_type t = ty(BYOC_DT_FLOAT32, 1, n, 0);
+    byoc_value items[8];
+    for (int i = 0; i < n; i++)
+        items[i] = (byoc_value){.kind = BYOC_V_FLOAT, .u.f = v[i]};
+    byoc_value val = {.kind = BYOC_V_LIST, .u.list = {items, (size_t)n}};
+    return byoc_graph_add_const(g, &t, n ? &val : NULL, &err);
+}
+
+START_TEST(data_and_range)
+{
+    byoc_error err;
+    byoc_tensor_type sq = ty(BYOC_DT_FLOAT32, 2, 8, 8);
+    int x = byoc_graph_add_input(g, "sq", &sq, &err), y = input();
+    int ok = call("multiply", x, vector_const((double[]){0, 3, 9}, 3));
+    int neg = call("multiply", x, vector_const((double[]){0, -1, 9}, 3));
+    int big = call("multiply", x, vector_const((double[]){10, 3}, 2));
+    int nodata = call("multiply", x, vector_const(NULL, 0));
+    int rect = call("multiply", y, vector_const((double[]){1}, 1));
+    /* No type inference: the predicate reads the inputs' declared types. */
+    ck_assert(holds("data", ok));
+    ck_assert(!holds("data", neg));       /* all(v in values(k): v >= 0) */
+    ck_assert(!holds("data", big));       /* values(k)[0] < 10 */
+    ck_assert(!holds("data", nodata));    /* no data: false, not a crash */
+    ck_assert(!holds("data", rect));      /* 4 x 8: shape(a)[1] != shape(a)[0] */
+}
+END_TEST
+
 START_TEST(constants)
 {
     int x = input();
@@ -269,6 +310,7 @@ static Suite *suite(void)
     tcase_add_test(core, shared_nodes);
     tcase_add_test(core, bindings_and_predicate);
     tcase_add_test(core, constants);
+    tcase_add_test(core, data_and_range);
     tcase_add_test(core, tuples_and_projections);
     tcase_add_test(core, attribute_equality);
     tcase_add_test(core, commutative_calls);

@@ -224,6 +224,66 @@ START_TEST(sequences)
 }
 END_TEST
 
+/* values(t) and range(n): a constant's data flattened, and 0..n-1. */
+START_TEST(data_and_range_sequences)
+{
+    byoc_eval ev = eval_of(NULL, 0);
+    byoc_seq q = byoc_ev_seq_data(&ev, T(Q));                  /* [2.5] */
+    ck_assert_int_eq(byoc_ev_seq_len(&ev, q), 1);
+    ck_assert(byoc_ev_float(&ev, byoc_ev_seq_value(&ev, q, 0)) == 2.5);
+    byoc_seq k = byoc_ev_seq_data(&ev, T(K));                  /* scalar 6 */
+    ck_assert_int_eq(byoc_ev_seq_len(&ev, k), 1);
+    ck_assert_int_eq(byoc_ev_seq_int(&ev, k, 0), 6);
+    ck_assert_int_eq(byoc_ev_seq_int(&ev, k, -1), 6);
+
+    /* A 2 x 3 constant reads row-major, rows of different kinds alike. */
+    byoc_error err;
+    int64_t d[] = {2, 3};
+    byoc_tensor_type t = tensor(BYOC_DT_INT32, 2, d);
+    byoc_value r0[] = {INT(1), INT(-2), INT(3)}, r1[] = {INT(4), FLOAT(5.0), INT(-6)};
+    byoc_value rows[] = {LIST(r0, 3), LIST(r1, 3)};
+    byoc_value m = LIST(rows, 2);
+    int mk = byoc_graph_add_const(g, &t, &m, &err);
+    byoc_seq ms = byoc_ev_seq_data(&ev, T(mk));
+    ck_assert_int_eq(byoc_ev_seq_len(&ev, ms), 6);
+    int64_t want[] = {1, -2, 3, 4, 5, -6};
+    for (int i = 0; i < 6; i++)
+        ck_assert_int_eq(byoc_ev_seq_int(&ev, ms, i), want[i]);
+    ck_assert_int_eq(byoc_ev_seq_int(&ev, ms, -2), 5);
+    ck_assert_int_eq(ev.undef, 0);
+
+    byoc_seq r = byoc_ev_seq_range(&ev, 4);
+    ck_assert_int_eq(byoc_ev_seq_len(&ev, r), 4);
+    ck_assert_int_eq(byoc_ev_seq_int(&ev, r, 0), 0);
+    ck_assert_int_eq(byoc_ev_seq_int(&ev, r, 3), 3);
+    ck_assert_int_eq(byoc_ev_seq_int(&ev, r, -1), 3);
+    ck_assert_int_eq(byoc_ev_seq_len(&ev, byoc_ev_seq_range(&ev, 0)), 0);
+    ck_assert_int_eq(byoc_ev_seq_len(&ev, byoc_ev_seq_range(&ev, -3)), 0);
+    /* range(4) == [0, 1, 2, 3]; values(m) compares as numbers */
+    byoc_value lit_items[] = {INT(0), INT(1), INT(2), INT(3)};
+    byoc_value lit = LIST(lit_items, 4);
+    ck_assert(byoc_ev_seq_eq(&ev, r, byoc_ev_seq_values(&ev, &lit)));
+    byoc_value w_items[] = {INT(1), INT(-2), INT(3), INT(4), INT(5), INT(-6)};
+    byoc_value w = LIST(w_items, 6);
+    ck_assert(byoc_ev_seq_eq(&ev, ms, byoc_ev_seq_values(&ev, &w)));
+    ck_assert(!byoc_ev_seq_eq(&ev, ms, byoc_ev_seq_values(&ev, &lit)));
+    ck_assert_int_eq(ev.undef, 0);
+
+    /* Out of range, no data, not a constant, a field: undefined. */
+    byoc_ev_seq_int(&ev, r, 4);
+    ck_assert_int_eq(ev.undef, 1);
+    ev.undef = 0;
+    ck_assert_int_eq(byoc_ev_seq_len(&ev, byoc_ev_seq_data(&ev, T(W))), 0);
+    ck_assert_int_eq(ev.undef, 1);
+    ev.undef = 0;
+    byoc_ev_seq_data(&ev, T(X));
+    ck_assert_int_eq(ev.undef, 1);
+    ev.undef = 0;
+    byoc_ev_seq_data(&ev, F(K, 0));
+    ck_assert_int_eq(ev.undef, 1);
+}
+END_TEST
+
 /* The tensors of a candidate, as a list of "node.field" pairs. */
 static void expect_part(const int *part, int npart, byoc_seq_kind kind, const byoc_tref *want,
                         int nwant)
@@ -455,6 +515,7 @@ static Suite *pred_suite(void)
     tcase_add_test(core, slots_and_tensor_reads);
     tcase_add_test(core, attributes_and_options);
     tcase_add_test(core, sequences);
+    tcase_add_test(core, data_and_range_sequences);
     tcase_add_test(core, partition_sequences);
     tcase_add_test(core, helpers);
     suite_add_tcase(s, core);
