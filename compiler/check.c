@@ -1660,6 +1660,62 @@ static int type_list(pscope *ps, expr *e)
     }
 }
 
+/* The ops a bound pattern node can be a call of, into out; false when it
+ * can be something else (a wildcard, a constant, a tuple, any op). */
+static bool node_ops(pscope *ps, lpnode *n, vec *out, int depth)
+{
+    compilation *c = ps->c;
+    if (depth > 32)
+        return false;
+    if (n->kind == BYOC_PAT_CALL) {
+        if (!n->ops.n)
+            return false;
+        for (int i = 0; i < n->ops.n; i++)
+            vec_push(A, out, n->ops.v[i]);
+        return true;
+    }
+    if (n->kind == BYOC_PAT_ALT) {
+        for (int i = 0; i < n->kids.n; i++)
+            if (!node_ops(ps, ps->lp->nodes.v[(intptr_t)n->kids.v[i]], out, depth + 1))
+                return false;
+        return true;
+    }
+    return false;
+}
+
+/* `op(c) == nn.conv2d` where c is bound to a call that can never be of that
+ * op (DNNL's dead entries): the clause is constant, which is a mistake. */
+static void check_op_comparison(pscope *ps, expr *e)
+{
+    compilation *c = ps->c;
+    for (int side = 0; side < 2; side++) {
+        expr *call = side ? e->b : e->a, *lit = side ? e->a : e->b;
+        if (call->kind != E_CALL || strcmp(call->s, "op") != 0 || call->sym
+            || call->items.n != 1)
+            continue;
+        expr *arg = call->items.v[0];
+        if (arg->kind != E_NAME || arg->slot < 0 || arg->qvar >= 0 || lit->kind != E_NAME
+            || !lit->sym || !ps->lp)
+            continue;
+        vec ops = {0};
+        bool known = node_ops(ps, slot_node(ps, arg->slot), &ops, 0);
+        bool found = false;
+        for (int i = 0; known && i < ops.n; i++)
+            found |= strcmp(ops.v[i], lit->s) == 0;
+        if (known && !found) {
+            const char *set = "";
+            for (int i = 0; i < ops.n; i++)
+                set = bx_arena_printf(A, "%s%s%s", set, i ? " | " : "", (char *)ops.v[i]);
+            ERR(e->at, "this comparison is always %s: '%s' is bound to a call of %s, never %s",
+                e->op == OP_EQ ? "false" : "true", arg->s, set, lit->s);
+            NOTE(slot_node(ps, arg->slot)->at, "'%s' is bound here", arg->s);
+            if (ps->genvars && ps->genvars->n)
+                NOTE(ps->lp->at, "in the member of the for family where %s",
+                     describe_values(c, ps->genvars, ps->genvals));
+        }
+    }
+}
+
 static int typecheck_(pscope *ps, expr *e)
 {
     compilation *c = ps->c;
@@ -1769,6 +1825,8 @@ static int typecheck_(pscope *ps, expr *e)
                 ERR(e->at, "cannot compare %s with %s", ty_name(a), ty_name(b));
                 return T_ERROR;
             }
+            if (a == T_OP)
+                check_op_comparison(ps, e);
             return T_BOOL;
         case '<':
         case '>':

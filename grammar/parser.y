@@ -582,6 +582,8 @@ expr:
         { $$ = mk_expr(ctx, E_CALL, @$); $$->s = $1; $$->items = $3; }
   | SHAPE '(' expr_list_opt ')'
         { $$ = mk_expr(ctx, E_CALL, @$); $$->s = "shape"; $$->items = $3; }
+  | OP '(' expr_list_opt ')'
+        { $$ = mk_expr(ctx, E_CALL, @$); $$->s = "op"; $$->items = $3; }
   | ALL '(' IDENT IN expr ':' expr ')'
         { $$ = mk_expr(ctx, E_QUANT, @$); $$->i = 1; $$->s = $3; $$->a = $5; $$->b = $7; }
   | ANY '(' IDENT IN expr ':' expr ')'

@@ -51,6 +51,8 @@ EXTRA_DIST += tests/golden/diag.sh tests/golden/emit.sh \
 	tests/golden/diag/mini_ops.byoc \
 	tests/golden/diag/missing_import.byoc \
 	tests/golden/diag/missing_import.err \
+	tests/golden/diag/op_comparison.byoc \
+	tests/golden/diag/op_comparison.err \
 	tests/golden/diag/op_declaration.byoc \
 	tests/golden/diag/op_declaration.err \
 	tests/golden/diag/option_default_type.byoc \
