@@ -96,9 +96,19 @@ static const byoc_target_decl *native_of(const byoc_registry *reg, const byoc_de
     return NULL;
 }
 
+/* Append t to v unless it is there. */
+static void add_unique(const byoc_target_decl **v, int *n, const byoc_target_decl *t)
+{
+    if (!listed(v, *n, t))
+        v[(*n)++] = t;
+}
+
 /* Append, for every device a listed target runs on, that device's native
  * target when none of the listed targets is native there: every call must
- * have somewhere to go (DESIGN.md 2.2). */
+ * have somewhere to go (DESIGN.md 2.2).  A device with no native target of
+ * its own (an accelerator that runs only what its backends take, like an
+ * NPU driven by a microcontroller) leaves the rest to its hosts: the
+ * native targets of the devices it has links to and from. */
 static int add_natives(const byoc_registry *reg, const byoc_target_decl **v, int *n,
                        byoc_error *err)
 {
@@ -111,14 +121,32 @@ static int add_natives(const byoc_registry *reg, const byoc_target_decl **v, int
         if (has)
             continue;
         const byoc_target_decl *nat = native_of(reg, d);
-        if (!nat) {
+        if (nat) {
+            add_unique(v, n, nat);
+            continue;
+        }
+        bool hosted = false;
+        for (int k = 0; d && k < byoc_registry_device_count(reg); k++) {
+            const byoc_device_decl *h = byoc_registry_device_at(reg, k);
+            const byoc_target_decl *hn = h != d ? native_of(reg, h) : NULL;
+            if (!hn || !byoc_registry_link(reg, d->name, h->name)
+                || !byoc_registry_link(reg, h->name, d->name))
+                continue;
+            hosted = true;
+            bool there = false;
+            for (int j = 0; j < *n && !there; j++)
+                there = is_native(reg, v[j]) && byoc_target_device(reg, v[j]) == h;
+            if (!there)
+                add_unique(v, n, hn);
+        }
+        if (!hosted) {
             bx_error_set(err, NULL, 0, 0,
                          "device '%s' of target '%s' has no native target (one that "
-                         "'supports *'), so some calls could go nowhere",
+                         "'supports *') and no link to and from a device with one, so "
+                         "some calls could go nowhere",
                          d ? d->name : "?", v[i]->name);
             return -1;
         }
-        v[(*n)++] = nat;
     }
     return 0;
 }

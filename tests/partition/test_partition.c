@@ -346,12 +346,52 @@ START_TEST(selection_errors)
     o.targets = orphan;
     ck_assert_ptr_null(byoc_partition_graph(g, &o, &err));
     ck_assert_str_eq(err.msg, "device 'island' of target 'orphan' has no native target (one "
-                              "that 'supports *'), so some calls could go nowhere");
+                              "that 'supports *') and no link to and from a device with one, "
+                              "so some calls could go nowhere");
+    const char *fed[] = {"fed"};
+    o.targets = fed;
+    ck_assert_ptr_null(byoc_partition_graph(g, &o, &err));
+    ck_assert_str_eq(err.msg, "device 'sink' of target 'fed' has no native target (one "
+                              "that 'supports *') and no link to and from a device with one, "
+                              "so some calls could go nowhere");
     const char *listed_twice[] = {"lib", "lib"};
     o.targets = listed_twice;
     o.ntargets = 2;
     ck_assert_ptr_null(byoc_partition_graph(g, &o, &err));
     ck_assert_str_eq(err.msg, "target 'lib' is listed twice");
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+START_TEST(hosted_accelerator)
+{
+    /* npu has no native target: dev's, linked both ways, takes the rest. */
+    byoc_partition_options o;
+    byoc_partition_options_init(&o);
+    const char *t[] = {"hosted"};
+    o.targets = t;
+    o.ntargets = 1;
+    const byoc_target_decl *v[32];
+    byoc_error err;
+    int n = byoc_partition_targets(reg, &o, v, 32, &err);
+    ck_assert_int_eq(n, 2);
+    ck_assert_str_eq(v[0]->name, "hosted");
+    ck_assert_str_eq(v[1]->name, "native");
+    /* A native of the host already listed is not added twice. */
+    const char *t2[] = {"hosted", "native_d2"};
+    o.targets = t2;
+    o.ntargets = 2;
+    n = byoc_partition_targets(reg, &o, v, 32, &err);
+    ck_assert_int_eq(n, 2);
+    ck_assert_str_eq(v[1]->name, "native_d2");
+    byoc_graph *g = graph(three);
+    o.targets = t;
+    o.ntargets = 1;
+    byoc_result *r = byoc_partition_graph(g, &o, &err);
+    ck_assert_msg(r != NULL, "%s", err.msg);
+    char buf[256];
+    ck_assert_ptr_null(byoc_result_check(r, buf, sizeof buf));
+    byoc_result_destroy(r);
     byoc_graph_destroy(g);
 }
 END_TEST
@@ -410,6 +450,7 @@ static Suite *suite(void)
     tcase_add_test(tc, transfers_are_charged);
     tcase_add_test(tc, transfer_once_per_tensor);
     tcase_add_test(tc, selection_errors);
+    tcase_add_test(tc, hosted_accelerator);
     tcase_add_test(tc, default_targets);
     tcase_add_test(tc, costs_are_cached);
     suite_add_tcase(s, tc);
