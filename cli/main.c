@@ -65,6 +65,10 @@ static const char usage_text[] =
     "      why NODE (%42, a name, or #id) is or is not placed on each target;\n"
     "      with -t, only those targets are explained, in the placement over the\n"
     "      default targets and them\n"
+    "  matches MODEL [-t T1,T2,...] [--option ...] [-o FILE]\n"
+    "      what each target could take, whatever the search then chooses:\n"
+    "      calls per op, each named pattern's matches by root, the calls\n"
+    "      (default: every target that is not native)\n"
     "  kernels MODEL [-t T1,T2,...] [--option ...] [-o FILE]\n"
     "      write every distinct kernel the targets could run, each a Relay\n"
     "      function under its signature, for measuring (see --cost table:)\n"
@@ -813,6 +817,33 @@ done:
     return rc;
 }
 
+/* ---- matches ------------------------------------------------------------------ */
+
+static int cmd_matches(byoc_registry *reg, int argc, char **argv)
+{
+    cli_opts c = {.cmd = "matches"};
+    byoc_cost_table *table;
+    byoc_graph *g;
+    int rc = start_command(reg, &c, argc, argv, OPT_TARGETS | OPT_OPTION | OPT_OUTPUT, &table,
+                           &g);
+    if (rc < 0) {
+        rc = 1;
+        byoc_partition_options o;
+        fill_options(&c, &o, NULL);
+        out_file out;
+        if (out_open(&out, c.output) == 0) {
+            byoc_error err;
+            int mrc = byoc_write_matches(g, &o, out.f, &err);
+            if (mrc != 0)
+                print_error(&err);
+            rc = out_close(&out, mrc == 0);
+        }
+        byoc_graph_destroy(g);
+    }
+    cli_opts_free(&c);
+    return rc;
+}
+
 /* ---- kernels ------------------------------------------------------------------ */
 
 static int cmd_kernels(byoc_registry *reg, int argc, char **argv)
@@ -1162,7 +1193,7 @@ static int run(int argc, char **argv, const char **plugins, int nplugins, void *
         int (*fn)(byoc_registry *, int, char **);
     } cmds[] = {
         {"info", cmd_info},       {"partition", cmd_partition}, {"compare", cmd_compare},
-        {"explain", cmd_explain}, {"kernels", cmd_kernels},     {"targets", cmd_targets},
+        {"explain", cmd_explain}, {"matches", cmd_matches}, {"kernels", cmd_kernels},     {"targets", cmd_targets},
     };
     size_t k = 0;
     while (k < sizeof cmds / sizeof *cmds && strcmp(cmds[k].name, cmd) != 0)

@@ -563,3 +563,180 @@ int byoc_explain(const byoc_graph *g, int node, const char *const *targets, int 
     }
     return 0;
 }
+
+/* ---- matches ---------------------------------------------------------------- */
+
+/* Print the labels of the nodes marked in mark[0..n), wrapped. */
+static void print_node_list(FILE *f, const byoc_graph *g, const unsigned char *mark, int n,
+                            const char *lead)
+{
+    char lab[64];
+    int col = 0, count = 0;
+    for (int v = 0; v < n; v++) {
+        if (!mark[v])
+            continue;
+        node_label(g, v, lab, sizeof lab);
+        int len = (int)strlen(lab) + 1;
+        if (count == 0 || col + len > 92) {
+            fprintf(f, "%s%s", count ? "\n" : "", lead);
+            col = (int)strlen(lead);
+        } else {
+            fputc(' ', f);
+        }
+        fputs(lab, f);
+        col += len;
+        count++;
+    }
+    if (count)
+        fputc('\n', f);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int byoc_write_matches(const byoc_graph *g, const byoc_partition_options *o, FILE *f,
+                       byoc_error *err)
+{
+    const byoc_registry *reg = byoc_graph_registry(g);
+    byoc_partition_options opt;
+    if (o)
+        opt = *o;
+    else
+        byoc_partition_options_init(&opt);
+    /* No targets named: every backend, whatever its device. */
+    const char **all = NULL;
+    if (opt.ntargets == 0) {
+        int total = byoc_registry_target_count(reg);
+        all = calloc((size_t)total + 1, sizeof *all);
+        if (!all)
+            bx_die("out of memory");
+        for (int i = 0; i < total; i++) {
+            const byoc_target_decl *t = byoc_registry_target_at(reg, i);
+            if (!byoc_target_supports_all(reg, t))
+                all[opt.ntargets++] = t->name;
+        }
+        opt.targets = all;
+        opt.strategy = BYOC_SEARCH_OPTIMAL;
+    }
+    bx_session s;
+    if (opt.ntargets == 0) {
+        free(all);
+        bx_error_set(err, NULL, 0, 0, "no targets other than native ones are registered");
+        return -1;
+    }
+    if (bx_session_open(&s, g, &opt, err) < 0) {
+        free(all);
+        return -1;
+    }
+    int n = byoc_graph_node_count(g);
+    unsigned char *taken = calloc((size_t)n + 1, 1), *roots = calloc((size_t)n + 1, 1);
+    const char **ops = calloc((size_t)n + 1, sizeof *ops);
+    if (!taken || !roots || !ops)
+        bx_die("out of memory");
+    /* The graph's ops, sorted, and its calls. */
+    int nops = 0, ncalls = 0;
+    for (int v = 0; v < n; v++) {
+        if (byoc_node_kind_of(g, v) != BYOC_N_CALL)
+            continue;
+        ncalls++;
+        ops[nops++] = byoc_node_op_name(g, v);
+    }
+    qsort(ops, (size_t)nops, sizeof *ops, cmp_str);
+    int ndistinct = 0;
+    for (int i = 0; i < nops; i++)
+        if (i == 0 || strcmp(ops[i], ops[ndistinct - 1]) != 0)
+            ops[ndistinct++] = ops[i];
+    fprintf(f, "# What each target could take in %s (%d calls), whatever the search\n"
+               "# then chooses: calls per op, each named pattern's matches by root, the calls.\n",
+            byoc_graph_source(g) ? byoc_graph_source(g) : "the graph", ncalls);
+    for (int ti = 0; ti < s.ntargets; ti++) {
+        const byoc_target_decl *t = s.targets[ti];
+        bool shown = false;
+        for (int k = 0; k < opt.ntargets && !shown; k++)
+            shown = strcmp(opt.targets[k], t->name) == 0;
+        if (!shown)
+            continue;
+        memset(taken, 0, (size_t)n);
+        for (size_t i = 0; i < s.cands.n; i++) {
+            const bx_cand *c = &s.cands.cands[i];
+            if (c->target != ti)
+                continue;
+            for (int k = 0; k < c->nnodes; k++)
+                if (byoc_node_kind_of(g, c->nodes[k]) == BYOC_N_CALL)
+                    taken[c->nodes[k]] = 1;
+        }
+        int ntaken = 0;
+        for (int v = 0; v < n; v++)
+            ntaken += taken[v];
+        const byoc_device_decl *d = byoc_target_device(reg, t);
+        fprintf(f, "\ntarget %s (%s): %d of %d calls\n", t->name, d ? d->name : "?", ntaken,
+                ncalls);
+        for (int i = 0; i < ndistinct; i++) {
+            int have = 0, can = 0;
+            for (int v = 0; v < n; v++)
+                if (byoc_node_kind_of(g, v) == BYOC_N_CALL
+                    && strcmp(byoc_node_op_name(g, v), ops[i]) == 0) {
+                    have++;
+                    can += taken[v];
+                }
+            fprintf(f, "  %-28s %4d of %4d\n", ops[i], can, have);
+        }
+        int np = byoc_target_pattern_count(reg, t), unmatched = 0;
+        const char **none = calloc((size_t)np + 1, sizeof *none);
+        if (!none)
+            bx_die("out of memory");
+        for (int pi = 0; pi < np; pi++) {
+            const byoc_pattern_decl *p = byoc_target_pattern_at(reg, t, pi);
+            memset(roots, 0, (size_t)n);
+            int count = 0;
+            for (size_t i = 0; i < s.cands.n; i++) {
+                const bx_cand *c = &s.cands.cands[i];
+                if (c->target != ti)
+                    continue;
+                for (int k = 0; k < c->ncomps; k++) {
+                    const bx_comp *cp = &c->comps[k];
+                    /* Members are ancestors of the root, and numbering is
+                     * topological: the root is the last member. */
+                    if (cp->pattern == p && cp->nnodes > 0 && !roots[cp->nodes[cp->nnodes - 1]]) {
+                        roots[cp->nodes[cp->nnodes - 1]] = 1;
+                        count++;
+                    }
+                }
+            }
+            if (!count) {
+                none[unmatched++] = p->name;
+                continue;
+            }
+            fprintf(f, "  pattern %s: %d match%s\n", p->name, count, count == 1 ? "" : "es");
+            print_node_list(f, g, roots, n, "    at ");
+        }
+        /* Named, so a typo in a test's pattern name cannot pass as "no match". */
+        int col = 0;
+        for (int i = 0; i < unmatched; i++) {
+            int len = (int)strlen(none[i]) + 1;
+            if (i == 0 || col + len > 92) {
+                fprintf(f, "%s  no match: %s", i ? "\n" : "", none[i]);
+                col = 12 + len;
+            } else {
+                fprintf(f, " %s", none[i]);
+                col += len;
+            }
+        }
+        if (unmatched)
+            fputc('\n', f);
+        free(none);
+        print_node_list(f, g, taken, n, "  calls: ");
+    }
+    free(taken);
+    free(roots);
+    free(ops);
+    free(all);
+    bx_session_close(&s);
+    if (ferror(f)) {
+        bx_error_set(err, NULL, 0, 0, "write error while writing the matches");
+        return -1;
+    }
+    return 0;
+}

@@ -198,6 +198,17 @@ int byoc_result_write_dot(const byoc_result *r, FILE *f, byoc_error *err);
 int byoc_write_kernels(const byoc_graph *g, const byoc_partition_options *o, FILE *f,
                        byoc_error *err);
 
+/* ---- matches ------------------------------------------------------------ */
+
+/* What each target could take on g, whatever the search then chooses: per
+ * target, how many calls of each op some kernel of it can contain, every
+ * named pattern's holding matches (by their root nodes), and the calls it
+ * can take.  The targets are o's (the natives they bring along are not
+ * shown unless listed); with none listed, every registered target that is
+ * not native. */
+int byoc_write_matches(const byoc_graph *g, const byoc_partition_options *o, FILE *f,
+                       byoc_error *err);
+
 /* ---- explain ------------------------------------------------------------ */
 
 /* Why node is, or is not, placed on each searched target (or only on
