@@ -21,7 +21,7 @@ model=$top_srcdir/examples/models/resnet_bottleneck.relay
 if "$BYOC" --plugin "$plugin" targets >"$tmp/out" 2>"$tmp/err"; then
     has "$tmp/out" '^device testnpu:' && has "$tmp/out" '^  testnpu_conv ' &&
         has "$tmp/out" 'option tile: int = 16' && has "$tmp/out" '^  testhost_native ' &&
-        has "$tmp/out" '^link testhost <-> testnpu' && has "$tmp/out" '^  trt ' &&
+        has "$tmp/out" '^link testhost <-> testnpu' && has "$tmp/out" '^  tensorrt ' &&
         ok "targets lists plugin targets" || { bad "targets lists plugin targets"; cat "$tmp/out"; }
 else
     bad "targets: exit status"; cat "$tmp/err"
@@ -66,7 +66,7 @@ fails "no entry point" 1 \
     "byoc: error: plugin '$libs/libnoentry.so' has no entry point 'byoc_plugin_register'" \
     --plugin "$libs/libnoentry.so" targets
 fails "target name taken" 1 \
-    "^dupnpu.byoc:7:8: error: target 'trt' of module 'dupnpu' is already registered by module 'tour_gpu'" \
+    "^dupnpu.byoc:7:8: error: target 'tensorrt' of module 'dupnpu' is already registered by module 'tensorrt'" \
     --plugin "$libs/libdupnpu.so" partition "$model"
 has "$tmp/err" "^byoc: note: plugin '$libs/libdupnpu.so' failed to register its targets" &&
     ok "target name taken: note" || bad "target name taken: note"
