@@ -2,8 +2,8 @@
 # and what each can take on the shared models (models.sh; skipped when
 # ../shared/models is absent).  The case files are listed one by one in
 # tests/backends/files.mk, which `make update-backend-files` rewrites.
-TESTS += tests/backends/run.sh
-EXTRA_DIST += tests/backends/run.sh tests/backends/files.mk
+TESTS += tests/backends/run.sh tests/backends/models.sh
+EXTRA_DIST += tests/backends/run.sh tests/backends/models.sh tests/backends/files.mk
 include tests/backends/files.mk
 
 update-backend-files:
