@@ -523,8 +523,15 @@ typedef struct wcand {
     int *nodes;             /* ascending, in the generation's arena */
     int n, ncalls, depth, kind;
     uint64_t hash;
-    bool base;              /* a rule match, not a combination */
+    bool base;              /* a rule or pattern match, not a combination */
     const byoc_pattern_decl *pattern;
+    /* Under `fusion any`, the named-pattern matches inside (a composite
+     * grows like any kernel, as TVM's MergeCompilerRegions merges a
+     * composite with its neighbours); compkey tells such a set from the
+     * same nodes without them. */
+    const bx_comp *comps;
+    int ncomps;
+    uint64_t compkey;
 } wcand;
 
 /* Open addressing over indices into a wcand array, keyed by node set. */
@@ -542,12 +549,12 @@ static bool same_nodes(const wcand *c, const int *v, int n)
 
 /* The index of the set equal to v, or -1; *slot is where to insert it. */
 static long settab_find(const settab *t, const wcand *all, const int *v, int n, uint64_t h,
-                        size_t *slot)
+                        uint64_t compkey, size_t *slot)
 {
     size_t mask = t->cap - 1, i = (size_t)h & mask;
     for (; t->slots[i]; i = (i + 1) & mask) {
         const wcand *c = &all[t->slots[i] - 1];
-        if (c->hash == h && same_nodes(c, v, n))
+        if (c->hash == h && c->compkey == compkey && same_nodes(c, v, n))
             return (long)t->slots[i] - 1;
     }
     *slot = i;
@@ -676,17 +683,21 @@ static bool growable(gen *G, const int *v, int n, int *depth, int *ncalls, bool 
 }
 
 /* Emit one candidate of this target unless it repeats one already emitted. */
-static void emit_set(gen *G, const int *v, int n, const byoc_pattern_decl *named)
+static void emit_set(gen *G, const int *v, int n, const byoc_pattern_decl *named,
+                     const bx_comp *comps, int ncomps, uint64_t compkey)
 {
     /* The same nodes as another named pattern's composite, or as a plain
-     * kernel, are a different candidate: their costs may differ (pattern
-     * efficiency, a measured table keyed by composite name). */
-    uint64_t h = hash_nodes(v, n) ^ ((uint64_t)(uintptr_t)named * 0x9e3779b97f4a7c15ull);
+     * kernel, or with other composites inside, are a different candidate:
+     * their costs may differ (pattern efficiency, a measured table keyed by
+     * composite name). */
+    uint64_t h = hash_nodes(v, n) ^ ((uint64_t)(uintptr_t)named * 0x9e3779b97f4a7c15ull)
+                 ^ compkey;
     settab_grow(&G->emitted, G->em, G->nem);
     size_t mask = G->emitted.cap - 1, slot = (size_t)h & mask;
     for (; G->emitted.slots[slot]; slot = (slot + 1) & mask) {
         const wcand *c = &G->em[G->emitted.slots[slot] - 1];
-        if (c->hash == h && c->pattern == named && same_nodes(c, v, n)) {
+        if (c->hash == h && c->pattern == named && c->compkey == compkey
+            && same_nodes(c, v, n)) {
             G->out->stats.duplicates++;
             return;
         }
@@ -697,7 +708,8 @@ static void emit_set(gen *G, const int *v, int n, const byoc_pattern_decl *named
     }
     bx_arena *A = &G->out->arena;
     int *nodes = bx_arena_memdup(A, v, sizeof *v * (size_t)n);
-    G->em[G->nem] = (wcand){.nodes = nodes, .n = n, .hash = h, .pattern = named};
+    G->em[G->nem] = (wcand){.nodes = nodes, .n = n, .hash = h, .pattern = named,
+                            .compkey = compkey};
     G->emitted.slots[slot] = (uint32_t)++G->nem;
     bx_cand_set *S = G->out;
     if (S->n == S->cap) {
@@ -720,6 +732,9 @@ static void emit_set(gen *G, const int *v, int n, const byoc_pattern_decl *named
         c->pattern = named;
         if (named->efficiency > 0)
             c->efficiency = named->efficiency;
+    } else if (ncomps) {
+        c->ncomps = ncomps;
+        c->comps = comps;
     }
     for (int i = 0; i < n; i++)
         G->covered[v[i]] = true;
@@ -728,12 +743,13 @@ static void emit_set(gen *G, const int *v, int n, const byoc_pattern_decl *named
 /* Add v (ascending, already checked growable, so marked) to the pool;
  * returns its index, or -1 when it is there already or over the cap. */
 static long pool_add(gen *G, const int *v, int n, int depth, int ncalls, bool base,
-                     const byoc_pattern_decl *p)
+                     const byoc_pattern_decl *p, const bx_comp *comps, int ncomps,
+                     uint64_t compkey)
 {
-    uint64_t h = hash_nodes(v, n);
+    uint64_t h = hash_nodes(v, n) ^ compkey;
     size_t slot = 0;
     settab_grow(&G->tab, G->c, G->n);
-    if (settab_find(&G->tab, G->c, v, n, h, &slot) >= 0) {
+    if (settab_find(&G->tab, G->c, v, n, h, compkey, &slot) >= 0) {
         G->out->stats.duplicates++;
         return -1;
     }
@@ -753,7 +769,8 @@ static long pool_add(gen *G, const int *v, int n, int depth, int ncalls, bool ba
     wcand *c = &G->c[G->n];
     *c = (wcand){.nodes = bx_arena_memdup(&G->arena, v, sizeof *v * (size_t)n),
                  .n = n, .ncalls = ncalls, .depth = depth, .kind = kind, .hash = h,
-                 .base = base, .pattern = p};
+                 .base = base, .pattern = p, .comps = comps, .ncomps = ncomps,
+                 .compkey = compkey};
     G->tab.slots[slot] = (uint32_t)G->n + 1;
     for (int i = 0; i < n; i++) {
         int x = v[i];
@@ -822,7 +839,8 @@ static bool single_result(gen *G, const int *v, int n, int root)
 /* Emit a kernel of this target: strip the glue it cannot keep, check what
  * only a whole kernel must satisfy, and add it unless it repeats one.
  * root: the match's root for a named pattern, else -1. */
-static void emit(gen *G, const int *v, int n, const byoc_pattern_decl *named, int root)
+static void emit(gen *G, const int *v, int n, const byoc_pattern_decl *named, int root,
+                 const bx_comp *comps, int ncomps, uint64_t compkey)
 {
     int *w = xcalloc((size_t)n, sizeof *w);
     int m = strip_glue(G, v, n, w);
@@ -832,7 +850,27 @@ static void emit(gen *G, const int *v, int n, const byoc_pattern_decl *named, in
     else if (named && !single_result(G, w, m, root))
         st->rejected_exits++;
     else if (emittable(G, w, m, true))
-        emit_set(G, w, m, named);
+        emit_set(G, w, m, named, comps, ncomps, compkey);
+    free(w);
+}
+
+/* Under `fusion any`, a named pattern's match also joins the pool as a
+ * base kernel carrying its composite, so it grows with its neighbours into
+ * larger kernels (TVM: MergeComposite, then MergeCompilerRegions). */
+static void pool_composite(gen *G, const int *v, int n, const byoc_pattern_decl *p, int root)
+{
+    int *w = xcalloc((size_t)n, sizeof *w);
+    int m = strip_glue(G, v, n, w);
+    int depth, ncalls;
+    if ((m == n || marked_convex(G->s, w, m)) && single_result(G, w, m, root)
+        && growable(G, w, m, &depth, &ncalls, false)) {
+        bx_comp *comp = BX_NEW(&G->out->arena, bx_comp);
+        comp->pattern = p;
+        comp->nnodes = m;
+        comp->nodes = bx_arena_memdup(&G->out->arena, w, sizeof *w * (size_t)m);
+        uint64_t key = (hash_nodes(w, m) ^ ((uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull)) | 1;
+        pool_add(G, w, m, depth, ncalls, true, p, comp, 1, key);
+    }
     free(w);
 }
 
@@ -951,8 +989,11 @@ static int on_match(const bx_match *m, void *vctx)
         return 0;
     int depth, ncalls;
     if (mc->named) {
-        if (growable(G, m->members, m->nmembers, &depth, &ncalls, true))
-            emit(G, m->members, m->nmembers, mc->p, m->root);
+        if (growable(G, m->members, m->nmembers, &depth, &ncalls, true)) {
+            emit(G, m->members, m->nmembers, mc->p, m->root, NULL, 0, 0);
+            if (G->fusion == BYOC_FUSION_ANY)
+                pool_composite(G, m->members, m->nmembers, mc->p, m->root);
+        }
         return 0;
     }
     /* A rule match is a base kernel whatever its bounds: a rule that names
@@ -964,7 +1005,7 @@ static int on_match(const bx_match *m, void *vctx)
         G->out->stats.rejected_nonconvex++;
         return 0;
     }
-    pool_add(G, m->members, m->nmembers, depth, ncalls, true, mc->p);
+    pool_add(G, m->members, m->nmembers, depth, ncalls, true, mc->p, NULL, 0, 0);
     return 0;
 }
 
@@ -988,7 +1029,7 @@ static void add_singletons(gen *G)
     for (int i = 0; i < n; i++)
         if (sc_call(G->s, i)) {
             mark_set(G->s, &i, 1);
-            pool_add(G, &i, 1, 1, 1, true, NULL);
+            pool_add(G, &i, 1, 1, 1, true, NULL, NULL, 0, 0);
         }
 }
 
@@ -1070,7 +1111,24 @@ static bool try_union(gen *G, size_t i, size_t j)
     int depth, ncalls;
     if (!growable(G, G->buf, n, &depth, &ncalls, false))
         return false;
-    return pool_add(G, G->buf, n, depth, ncalls, false, NULL) >= 0;
+    /* a and b are disjoint, so their composites are too */
+    int nc = a->ncomps + b->ncomps;
+    bx_comp *comps = NULL;
+    if (nc) {
+        comps = BX_NEWN(&G->out->arena, bx_comp, nc);
+        if (a->ncomps)
+            memcpy(comps, a->comps, sizeof *comps * (size_t)a->ncomps);
+        if (b->ncomps)
+            memcpy(comps + a->ncomps, b->comps, sizeof *comps * (size_t)b->ncomps);
+        for (int m = 1; m < nc; m++) /* by first node: one order per set */
+            for (int k = m; k > 0 && comps[k - 1].nodes[0] > comps[k].nodes[0]; k--) {
+                bx_comp t = comps[k];
+                comps[k] = comps[k - 1];
+                comps[k - 1] = t;
+            }
+    }
+    return pool_add(G, G->buf, n, depth, ncalls, false, NULL, comps, nc,
+                    a->compkey ^ b->compkey) >= 0;
 }
 
 /* TVM's ByKindSimpleCombinerRules: does (upstream, downstream) fire? */
@@ -1191,7 +1249,7 @@ static bool add_tuple_union(gen *G, const size_t *pick, int n, int t)
     if (ok) {
         sort_ints(acc, (size_t)na);
         if (growable(G, acc, na, &depth, &ncalls, false))
-            added = pool_add(G, acc, na, depth, ncalls, false, NULL) >= 0;
+            added = pool_add(G, acc, na, depth, ncalls, false, NULL, NULL, 0, 0) >= 0;
     }
     free(acc);
     return added;
@@ -1278,7 +1336,8 @@ static bool tvm_proj_round(gen *G, size_t first_new, size_t end)
                 int n = merge_nodes(G, c->nodes, c->n, &p, 1);
                 int depth, ncalls;
                 if (growable(G, G->buf, n, &depth, &ncalls, false))
-                    added |= pool_add(G, G->buf, n, depth, ncalls, false, NULL) >= 0;
+                    added |= pool_add(G, G->buf, n, depth, ncalls, false, NULL, NULL, 0, 0)
+                             >= 0;
             }
         }
     }
@@ -1372,6 +1431,8 @@ static void maximal_regions(gen *G, size_t nbase)
     }
     for (size_t o = 0; o < nbase; o++) {
         const wcand *b = &G->c[order[o]];
+        if (b->ncomps)
+            continue; /* regions of what the rules support, without composites */
         /* regions this set touches (a member's argument, through glue) */
         int target = -1;
         for (int m = 0; m < b->n && target < 0; m++) {
@@ -1397,7 +1458,7 @@ static void maximal_regions(gen *G, size_t nbase)
     for (int r = 0; r < nr; r++) {
         int depth, ncalls;
         if (growable(G, rs[r].nodes, rs[r].n, &depth, &ncalls, false) && ncalls > 0)
-            emit(G, rs[r].nodes, rs[r].n, NULL, -1);
+            emit(G, rs[r].nodes, rs[r].n, NULL, -1, NULL, 0, 0);
         free(rs[r].nodes);
     }
     free(rs);
@@ -1470,8 +1531,8 @@ static void emit_pool(gen *G)
     bx_cand_stats *st = &G->out->stats;
     for (size_t i = 0; i < G->n; i++) {
         wcand *c = &G->c[i];
-        if (c->ncalls == 0)
-            continue;
+        if (c->ncalls == 0 || (c->base && c->ncomps))
+            continue; /* a pattern's match alone was emitted when found */
         mark_set(G->s, c->nodes, c->n);
         if (G->max_depth > 0 && c->depth > G->max_depth) {
             st->rejected_depth++;
@@ -1481,7 +1542,7 @@ static void emit_pool(gen *G)
             st->rejected_nodes++;
             continue;
         }
-        emit(G, c->nodes, c->n, NULL, -1);
+        emit(G, c->nodes, c->n, NULL, -1, c->comps, c->ncomps, c->compkey);
     }
 }
 
@@ -1588,6 +1649,20 @@ static int cmp_cand(const void *pa, const void *pb)
         if (!a->pattern || !b->pattern)
             return a->pattern ? 1 : -1;
         return strcmp(a->pattern->name, b->pattern->name);
+    }
+    /* Combined kernels with different composites inside: by their count,
+     * then each composite's first node and pattern name. */
+    if (a->ncomps != b->ncomps)
+        return a->ncomps < b->ncomps ? -1 : 1;
+    for (int i = 0; i < a->ncomps; i++) {
+        const bx_comp *x = &a->comps[i], *y = &b->comps[i];
+        if (x->nodes[0] != y->nodes[0])
+            return x->nodes[0] < y->nodes[0] ? -1 : 1;
+        if (x->nnodes != y->nnodes)
+            return x->nnodes < y->nnodes ? -1 : 1;
+        int d = strcmp(x->pattern->name, y->pattern->name);
+        if (d)
+            return d;
     }
     return 0;
 }

@@ -10,7 +10,9 @@
  *    combiner rounds reach, bounded by max_depth;
  *  - `supports` rules under `fusion any`: rule matches combined with
  *    touching candidates in rounds, plus the maximal convex regions of
- *    supported nodes, bounded by max_nodes and max_depth.
+ *    supported nodes, bounded by max_nodes and max_depth; named-pattern
+ *    matches join the rounds too, each kept as a composite inside the
+ *    kernels it grows into (comps).
  * Every candidate is convex in the graph, within max_depth (calls on its
  * longest path), max_nodes (calls) and max_exits (nodes whose result is
  * used outside it or is the graph's output), and admitted by its target's

@@ -88,10 +88,22 @@ static int cmp_cand(const bx_cand *a, const bx_cand *b)
             return a->pattern ? 1 : -1;
         return strcmp(a->pattern->name, b->pattern->name);
     }
+    /* then the composites inside a combined kernel */
+    if (a->ncomps != b->ncomps)
+        return a->ncomps < b->ncomps ? -1 : 1;
+    for (int i = 0; i < a->ncomps; i++) {
+        if (a->comps[i].nodes[0] != b->comps[i].nodes[0])
+            return a->comps[i].nodes[0] < b->comps[i].nodes[0] ? -1 : 1;
+        if (a->comps[i].nnodes != b->comps[i].nnodes)
+            return a->comps[i].nnodes < b->comps[i].nnodes ? -1 : 1;
+        int by_name = strcmp(a->comps[i].pattern->name, b->comps[i].pattern->name);
+        if (by_name)
+            return by_name;
+    }
     return 0;
 }
 
-/* What holds of every set: ordered as documented (node set, then pattern), hence no duplicates,
+/* What holds of every set: ordered as documented (node set, pattern, composites), hence no duplicates,
  * every candidate convex, ascending and holding a call. */
 static void check_sane(void)
 {
@@ -387,6 +399,49 @@ START_TEST(fusion_none_and_any)
 }
 END_TEST
 
+/* Under fusion any a composite grows with its neighbours, as TVM's
+ * MergeCompilerRegions merges it into the surrounding region; the same
+ * nodes grown from rule matches alone stay a candidate of their own. */
+START_TEST(composites_grow_under_fusion_any)
+{
+    int x = input("x"), y = input("y");
+    int c = call("nn.conv2d", x, constant());
+    int r = call("nn.relu", c, -1);
+    int a = call("add", r, y);
+    output(a);
+    BUILD("single", "anyop");
+    int with = 0, without = 0;
+    for (size_t i = 0; i < set.n; i++) {
+        const bx_cand *q = &set.cands[i];
+        if (q->target != 1 || q->nnodes != 3 || q->nodes[0] != c || q->nodes[2] != a)
+            continue;
+        ck_assert_ptr_null(q->pattern);
+        if (q->ncomps) {
+            ck_assert_int_eq(q->ncomps, 1);
+            ck_assert_str_eq(q->comps[0].pattern->name, "conv_relu");
+            ck_assert_int_eq(q->comps[0].nnodes, 2);
+            ck_assert_int_eq(q->comps[0].nodes[1], r);
+            with++;
+        } else {
+            without++;
+        }
+    }
+    ck_assert_int_eq(with, 1);
+    ck_assert_int_eq(without, 1);
+    /* the composite alone is still one candidate, named */
+    int alone = 0;
+    for (size_t i = 0; i < set.n; i++) {
+        const bx_cand *q = &set.cands[i];
+        alone += q->target == 1 && q->nnodes == 2 && q->pattern && q->nodes[0] == c;
+    }
+    ck_assert_int_eq(alone, 1);
+    /* under fusion none (target single) a composite never grows */
+    for (size_t i = 0; i < set.n; i++)
+        ck_assert(set.cands[i].target != 0 || set.cands[i].pattern
+                  || set.cands[i].ncomps == 0);
+}
+END_TEST
+
 START_TEST(named_pattern_composites)
 {
     int x = input("x");
@@ -548,6 +603,7 @@ static Suite *cand_suite(void)
     tcase_add_test(core, partition_rules);
     tcase_add_test(core, fusion_none_and_any);
     tcase_add_test(core, named_pattern_composites);
+    tcase_add_test(core, composites_grow_under_fusion_any);
     tcase_add_test(core, opaque_calls);
     tcase_add_test(core, deterministic);
     suite_add_tcase(s, core);
