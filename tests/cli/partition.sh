@@ -75,24 +75,24 @@ m=examples/models/transformer_encoder.relay
 
 # Baselines.
 "$BYOC" partition $m --search greedy >"$tmp/out" 2>&1 && grep -q "strategy greedy" "$tmp/out" && ok "greedy" || { bad "greedy"; cat "$tmp/out"; }
-"$BYOC" partition $m --search single:trt >"$tmp/out" 2>&1 && grep -q "strategy single:trt" "$tmp/out" && ok "single:trt" || { bad "single:trt"; cat "$tmp/out"; }
+"$BYOC" partition $m --search single:tensorrt >"$tmp/out" 2>&1 && grep -q "strategy single:tensorrt" "$tmp/out" && ok "single:tensorrt" || { bad "single:tensorrt"; cat "$tmp/out"; }
 
 # Explain.
 for n in %3 %1 %9; do
     "$BYOC" explain $m --node $n >"$tmp/out" 2>&1 && golden "explain_transformer_$(echo $n | tr -d %)" "$tmp/out" || { bad "explain $n"; cat "$tmp/out"; }
 done
-"$BYOC" explain examples/models/resnet_bottleneck.relay --node %0 -t trt,gpu_native >"$tmp/out" 2>&1 \
+"$BYOC" explain examples/models/resnet_bottleneck.relay --node %0 -t tensorrt,tvm_cuda >"$tmp/out" 2>&1 \
     && golden explain_resnet_conv "$tmp/out" || { bad "explain resnet %0"; cat "$tmp/out"; }
 
 # A predicate clause that is false, with the values it saw; then the
 # target option that makes it true.
 "$BYOC" explain tests/cli/conv_fp16.relay --node %0 >"$tmp/out" 2>&1 \
     && golden explain_fp16 "$tmp/out" || { bad "explain fp16"; cat "$tmp/out"; }
-"$BYOC" explain tests/cli/conv_fp16.relay --node %0 -t trt --option trt:use_fp16=true >"$tmp/out" 2>&1 \
+"$BYOC" explain tests/cli/conv_fp16.relay --node %0 -t tensorrt --option tensorrt:use_fp16=true >"$tmp/out" 2>&1 \
     && golden explain_fp16_option "$tmp/out" || { bad "explain fp16 with the option"; cat "$tmp/out"; }
 
 # Kernels, measured, fed back as a table: every kernel then comes from it.
-"$BYOC" kernels $m -t gpu_native -o "$tmp/k.txt" || bad "kernels: exit status"
+"$BYOC" kernels $m -t tvm_cuda -o "$tmp/k.txt" || bad "kernels: exit status"
 nk=$(grep -c '^# signature: ' "$tmp/k.txt")
 nd=$(grep -c '^def @kernel_' "$tmp/k.txt")
 if [ "$nk" -gt 0 ] && [ "$nk" = "$nd" ]; then ok "kernels: $nk kernels, each a function"; else bad "kernels ($nk signatures, $nd functions)"; fi
@@ -106,7 +106,7 @@ for line in open(sys.argv[1]):
 with open(sys.argv[2], "w", newline="") as f:
     w = csv.writer(f); w.writerow(["target", "signature", "seconds"]); w.writerows(rows)
 PY
-    "$BYOC" partition $m -t gpu_native --cost "table:$tmp/t.csv" -f json -o "$tmp/t.json" || bad "table: exit status"
+    "$BYOC" partition $m -t tvm_cuda --cost "table:$tmp/t.csv" -f json -o "$tmp/t.json" || bad "table: exit status"
     if python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -118,20 +118,20 @@ else
 fi
 
 # Errors: exit status, message, and no partial output.
-"$BYOC" partition $m -t trtt >"$tmp/out" 2>"$tmp/err"; rc=$?
-[ $rc = 2 ] && grep -q "unknown target 'trtt' (did you mean 'trt'?)" "$tmp/err" && ok "unknown target" || { bad "unknown target (rc $rc)"; cat "$tmp/err"; }
-"$BYOC" partition $m --search single:kernel >"$tmp/out" 2>"$tmp/err"; rc=$?
-[ $rc = 2 ] && grep -q "unknown target 'kernel' (did you mean 'kernels'?)" "$tmp/err" && ok "unknown single target" || { bad "unknown single target (rc $rc)"; cat "$tmp/err"; }
+"$BYOC" partition $m -t tensorrtt >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q "unknown target 'tensorrtt' (did you mean 'tensorrt'?)" "$tmp/err" && ok "unknown target" || { bad "unknown target (rc $rc)"; cat "$tmp/err"; }
+"$BYOC" partition $m --search single:cutlas >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q "unknown target 'cutlas' (did you mean 'cutlass'?)" "$tmp/err" && ok "unknown single target" || { bad "unknown single target (rc $rc)"; cat "$tmp/err"; }
 # -o makes a file as a plain create would, not a private temporary.
 (umask 022; "$BYOC" partition $m -o "$tmp/mode.txt") && [ "$(stat -c %a "$tmp/mode.txt")" = 644 ] \
     && ok "-o file mode" || bad "-o file mode ($(stat -c %a "$tmp/mode.txt" 2>&1))"
-"$BYOC" partition $m --option trt:use_fp17=true >"$tmp/out" 2>"$tmp/err"; rc=$?
+"$BYOC" partition $m --option tensorrt:use_fp17=true >"$tmp/out" 2>"$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q "use_fp16" "$tmp/err" && ok "unknown option" || { bad "unknown option (rc $rc)"; cat "$tmp/err"; }
 "$BYOC" partition $m --search best >"$tmp/out" 2>"$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q "unknown search 'best'" "$tmp/err" && ok "bad --search" || bad "bad --search (rc $rc)"
 "$BYOC" partition $m -f xml >"$tmp/out" 2>"$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q "unknown output format 'xml'" "$tmp/err" && ok "bad -f" || bad "bad -f (rc $rc)"
-printf 'target,signature,seconds\ngpu_native,"x",-1\n' >"$tmp/neg.csv"
+printf 'target,signature,seconds\ntvm_cuda,"x",-1\n' >"$tmp/neg.csv"
 "$BYOC" partition $m --cost "table:$tmp/neg.csv" >"$tmp/out" 2>"$tmp/err"; rc=$?
 [ $rc = 1 ] && grep -q "neg.csv:2:" "$tmp/err" && ok "bad cost table is located" || { bad "bad cost table (rc $rc)"; cat "$tmp/err"; }
 PATH=/nonexistent "$BYOC" partition $m -f svg -o "$tmp/none.svg" >"$tmp/out" 2>"$tmp/err"; rc=$?
