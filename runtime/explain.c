@@ -29,8 +29,8 @@
 #include "match.h"
 #include "partition_impl.h"
 
-/* At most this many patterns are explained per target; the rest are
- * counted. */
+/* At most this many patterns are explained per target, the rest counted,
+ * unless the targets were named (then every one). */
 #define MAX_PATTERNS_SHOWN 6
 
 static const char *node_label(const byoc_graph *g, int n, char *buf, size_t size)
@@ -363,7 +363,7 @@ static bool explain_pattern(FILE *f, const bx_session *s, const byoc_target_decl
 /* ---- a target that did not take the node --------------------------------- */
 
 static void explain_no_candidate(FILE *f, const bx_session *s, const byoc_target_decl *t,
-                                 int node)
+                                 int node, bool all)
 {
     const byoc_graph *g = s->graph;
     const char *op = byoc_node_op_name(g, node);
@@ -387,8 +387,9 @@ static void explain_no_candidate(FILE *f, const bx_session *s, const byoc_target
                                             : byoc_target_pattern_at(reg, t, i - nr);
         if (!pattern_names_op(p, op))
             continue;
-        if (shown == MAX_PATTERNS_SHOWN) {
-            fprintf(f, "    ... and %d more\n", naming - shown);
+        if (shown == MAX_PATTERNS_SHOWN && !all) {
+            fprintf(f, "    ... and %d more (name the target with -t to see all)\n",
+                    naming - shown);
             break;
         }
         shown++;
@@ -527,7 +528,7 @@ int byoc_explain(const byoc_graph *g, int node, const char *const *targets, int 
             use[i] = !has || c->target == ti;
         }
         if (holding == 0) {
-            explain_no_candidate(f, &s, t, node);
+            explain_no_candidate(f, &s, t, node, ntargets > 0);
             continue;
         }
         byoc_error ferr;
