@@ -64,11 +64,16 @@ static void report(mstate *s)
     int *mem = s->scratch, *in = s->scratch + s->cap;
     memcpy(mem, s->members, sizeof(int) * (size_t)s->nmem);
     int nm = sort_unique(mem, s->nmem);
-    /* Inputs are what the kernel reads from outside: not its members. */
+    /* Inputs are what the kernel reads from outside, so a wildcard bound
+     * to one of the match's own members (multiply(b, b) against
+     * multiply(b: bias(...), res)) makes no match: the node cannot be both
+     * computed inside and read from outside. */
     int ni = 0;
-    for (int i = 0; i < s->nin; i++)
-        if (!bsearch(&s->inputs[i], mem, (size_t)nm, sizeof(int), cmp_int))
-            in[ni++] = s->inputs[i];
+    for (int i = 0; i < s->nin; i++) {
+        if (bsearch(&s->inputs[i], mem, (size_t)nm, sizeof(int), cmp_int))
+            return;
+        in[ni++] = s->inputs[i];
+    }
     ni = sort_unique(in, ni);
     if (nm == 0)
         return; /* only wildcards matched: not a kernel */
