@@ -215,6 +215,15 @@ static int vector_const(const double *v, int n)
     return byoc_graph_add_const(g, &t, n ? &val : NULL, &err);
 }
 
+START_TEST(wildcard_is_not_a_member)
+{
+    int x = input(), y = input();
+    int a = call("nn.relu", x, -1);
+    ck_assert_int_eq(count("self_input", call("multiply", a, a)), 0);
+    ck_assert_int_eq(count("self_input", call("multiply", a, y)), 1);
+}
+END_TEST
+
 START_TEST(data_and_range)
 {
     byoc_error err;
@@ -311,6 +320,7 @@ static Suite *suite(void)
     tcase_add_test(core, bindings_and_predicate);
     tcase_add_test(core, constants);
     tcase_add_test(core, data_and_range);
+    tcase_add_test(core, wildcard_is_not_a_member);
     tcase_add_test(core, tuples_and_projections);
     tcase_add_test(core, attribute_equality);
     tcase_add_test(core, commutative_calls);
