@@ -96,6 +96,7 @@ enum {
     T_TENSOR, T_OP, T_NONE,
     T_LIST_INT, T_LIST_FLOAT, T_LIST_STRING, T_LIST_BOOL, T_LIST_DTYPE,
     T_LIST_ANY,    /* a list of lists, or of unions: only len() and == */
+    T_LIST_LIST_INT, /* int[][]: indexing gives int[] */
     T_LIST_TENSOR, T_OPSET
 };
 

@@ -1267,6 +1267,7 @@ static const char *ty_name(int t)
     case T_LIST_BOOL: return "bool[]";
     case T_LIST_DTYPE: return "dtype[]";
     case T_LIST_ANY: return "list";
+    case T_LIST_LIST_INT: return "int[][]";
     case T_LIST_TENSOR: return "tensor[]";
     case T_OPSET: return "op set";
     default: return "<error>";
@@ -1286,6 +1287,7 @@ static int elem_type(int t)
     case T_LIST_DTYPE: return T_DTYPE;
     case T_LIST_TENSOR: return T_TENSOR;
     case T_LIST_ANY: return T_LIST_ANY;
+    case T_LIST_LIST_INT: return T_LIST_INT;
     default: return T_ERROR;
     }
 }
@@ -1309,6 +1311,8 @@ static int desc_type(const byoc_type_desc *d)
         return scalar[d->base];
     if (d->depth == 1)
         return list[d->base];
+    if (d->depth == 2 && d->base == BYOC_V_INT)
+        return T_LIST_LIST_INT;
     return T_LIST_ANY;
 }
 
@@ -1626,7 +1630,7 @@ static bool comparable(int a, int b)
         return false;
     return a == T_BOOL || a == T_STRING || a == T_DTYPE || a == T_VERSION || a == T_OP
            || a == T_TENSOR || a == T_LIST_INT || a == T_LIST_FLOAT || a == T_LIST_STRING
-           || a == T_LIST_DTYPE || a == T_LIST_BOOL;
+           || a == T_LIST_DTYPE || a == T_LIST_BOOL || a == T_LIST_LIST_INT;
 }
 
 /* A list literal: its element type from its items. */

@@ -385,7 +385,7 @@ static const char *c_quant(pctx *p, expr *e)
     int st = e->a->ty;
     int elem = st == T_LIST_INT ? T_INT : st == T_LIST_FLOAT ? T_FLOAT
                : st == T_LIST_STRING ? T_STRING : st == T_LIST_BOOL ? T_BOOL
-               : st == T_LIST_DTYPE ? T_DTYPE : T_TENSOR;
+               : st == T_LIST_DTYPE ? T_DTYPE : st == T_LIST_LIST_INT ? T_LIST_INT : T_TENSOR;
     const char *seq = cexpr(p, e->a);
     p->qtypes[depth] = elem;
     p->nq = depth + 1;

@@ -215,6 +215,30 @@ static int vector_const(const double *v, int n)
     return byoc_graph_add_const(g, &t, n ? &val : NULL, &err);
 }
 
+static int pad_call(int x, int64_t w10, int64_t w21)
+{
+    byoc_error err;
+    int n = call("nn.pad", x, scalar(BYOC_DT_FLOAT32, 0));
+    byoc_value r0[] = {{.kind = BYOC_V_INT, .u.i = 0}, {.kind = BYOC_V_INT, .u.i = 0}};
+    byoc_value r1[] = {{.kind = BYOC_V_INT, .u.i = w10}, {.kind = BYOC_V_INT, .u.i = 0}};
+    byoc_value r2[] = {{.kind = BYOC_V_INT, .u.i = 1}, {.kind = BYOC_V_INT, .u.i = w21}};
+    byoc_value rows[] = {{.kind = BYOC_V_LIST, .u.list = {r0, 2}},
+                         {.kind = BYOC_V_LIST, .u.list = {r1, 2}},
+                         {.kind = BYOC_V_LIST, .u.list = {r2, 2}}};
+    byoc_value pw = {.kind = BYOC_V_LIST, .u.list = {rows, 3}};
+    ck_assert_int_eq(byoc_graph_set_attr(g, n, "pad_width", &pw, &err), 0);
+    return n;
+}
+
+START_TEST(nested_list_attributes)
+{
+    int x = input();
+    ck_assert(holds("padded", pad_call(x, 0, 1)));
+    ck_assert(!holds("padded", pad_call(x, 2, 1)));   /* pad_width[1] not all 0 */
+    ck_assert(!holds("padded", pad_call(x, 0, 3)));   /* pad_width[2][1] != 1 */
+}
+END_TEST
+
 START_TEST(wildcard_is_not_a_member)
 {
     int x = input(), y = input();
@@ -321,6 +345,7 @@ static Suite *suite(void)
     tcase_add_test(core, constants);
     tcase_add_test(core, data_and_range);
     tcase_add_test(core, wildcard_is_not_a_member);
+    tcase_add_test(core, nested_list_attributes);
     tcase_add_test(core, tuples_and_projections);
     tcase_add_test(core, attribute_equality);
     tcase_add_test(core, commutative_calls);
