@@ -18,6 +18,7 @@
  * looking anything up. */
 #include <math.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 #include <byoc/pred.h>
@@ -537,6 +538,8 @@ static const char *expand_name(compilation *c, const char *tpl, loc at, vec *var
         o += tl;
     }
     out[o] = 0;
+    if (!(isalpha((unsigned char)out[0]) || out[0] == '_'))
+        ERR(at, "the pattern name '%s' made from this template does not start with a letter", out);
     return out;
 }
 

@@ -102,6 +102,24 @@ START_TEST(keywords_templates_strings_operators)
 }
 END_TEST
 
+START_TEST(templates_may_open_with_a_variable)
+{
+    fixture f;
+    fx_init(&f);
+    tok t[16];
+    /* "{base}_bias" and "{a}{b}" are templates; "{float32}" followed by a
+       space or ')' is a set literal. */
+    int n = scan(&f, "{base}_bias {a}{b} in {float32} {x})", t, 16);
+    int kinds[] = {NAMETPL, NAMETPL, IN, '{', IDENT, '}', '{', IDENT, '}', ')'};
+    ck_assert_int_eq(n, 10);
+    for (int i = 0; i < n; i++)
+        ck_assert_int_eq(t[i].kind, kinds[i]);
+    ck_assert_str_eq(t[0].v.NAMETPL, "{base}_bias");
+    ck_assert_str_eq(t[1].v.NAMETPL, "{a}{b}");
+    fx_free(&f);
+}
+END_TEST
+
 START_TEST(comments_and_lines)
 {
     fixture f;
@@ -162,6 +180,7 @@ static Suite *suite(void)
     tcase_add_test(core, dotted_names_are_separate_tokens);
     tcase_add_test(core, numbers_versions_and_typed_constants);
     tcase_add_test(core, keywords_templates_strings_operators);
+    tcase_add_test(core, templates_may_open_with_a_variable);
     tcase_add_test(core, comments_and_lines);
     suite_add_tcase(s, core);
     TCase *errors = tcase_create("Errors");
