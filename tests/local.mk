@@ -39,6 +39,7 @@ EXTRA_DIST += tests/golden/diag.sh tests/golden/emit.sh \
 	tests/golden/diag/duplicate_declaration.byoc \
 	tests/golden/diag/duplicate_declaration.err \
 	tests/golden/diag/for_duplicate_names.byoc \
+	tests/golden/diag/for_template_name.byoc tests/golden/diag/for_template_name.err \
 	tests/golden/diag/for_duplicate_names.err \
 	tests/golden/diag/import_cycle.byoc \
 	tests/golden/diag/import_cycle.err \
