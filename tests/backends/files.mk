@@ -497,6 +497,19 @@ EXTRA_DIST += \
 	tests/backends/tensorrt/142_prune_batch.relay \
 	tests/backends/tensorrt/143_prune_no_mac.relay \
 	tests/backends/tensorrt/144_prune_mac.relay \
+	tests/backends/models/batch_norm_extract.golden \
+	tests/backends/models/gpt2.golden \
+	tests/backends/models/gpt2_16.golden \
+	tests/backends/models/gpt2_16_for_cutlass_extract.golden \
+	tests/backends/models/gpt2_extract.golden \
+	tests/backends/models/gpt2_extract_16.golden \
+	tests/backends/models/mnist.golden \
+	tests/backends/models/mobilenet.golden \
+	tests/backends/models/mobilenet_16.golden \
+	tests/backends/models/resnet50.golden \
+	tests/backends/models/resnet50_16.golden \
+	tests/backends/models/resnext50_32x4d.golden \
+	tests/backends/models/resnext50_32x4d_16.golden \
 	tests/golden/diag/cutlass_residual_alternatives.byoc \
 	tests/golden/diag/cutlass_residual_alternatives.err \
 	tests/golden/diag/tensorrt_arity.byoc \
