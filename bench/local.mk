@@ -3,12 +3,11 @@ EXTRA_PROGRAMS += bench/load_model
 bench_load_model_SOURCES = bench/load_model.c
 bench_load_model_LDADD = runtime/libbyoc.la
 EXTRA_PROGRAMS += bench/partition_models
-bench_partition_models_SOURCES = bench/partition_models.c examples/tour_npu_extern.c
-nodist_bench_partition_models_SOURCES = examples/tour_gpu.c examples/tour_npu.c \
-	bench/collage_like.c
+bench_partition_models_SOURCES = bench/partition_models.c
+nodist_bench_partition_models_SOURCES = $(BACKEND_C) bench/collage_like.c
 bench_partition_models_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/examples -I$(top_builddir)/bench
 bench_partition_models_LDADD = runtime/libbyoc.la -lm
-$(bench_partition_models_OBJECTS): examples/tour_gpu.h examples/tour_npu.h bench/collage_like.h
+$(bench_partition_models_OBJECTS): $(BACKEND_H) bench/collage_like.h
 bench/collage_like.c: $(BYOCC_BUILT) lib/relay.byoc
 bench/collage_like.h: bench/collage_like.c
 EXTRA_DIST += bench/collage_like.byoc
@@ -31,8 +30,12 @@ bench-partition: bench/partition_models$(EXEEXT)
 	  echo "== Collage-like rules: collage_ops beside its native target"; \
 	  for m in $(SHARED_MODELS)/relay/*.relay; do \
 	    ./bench/partition_models -t collage_ops,cuda_mock_native $$m | sed -n 2,3p || exit 1; done; \
-	  echo "== the bundled GPU targets (tour_gpu)"; \
-	  for m in $(SHARED_MODELS)/relay/*.relay; do ./bench/partition_models $$m | sed -n 2,3p || exit 1; done; \
+	  echo "== the bundled cuda backends: tensorrt, cutlass, cudnn, cublas"; \
+	  for m in $(SHARED_MODELS)/relay/*.relay; do \
+	    ./bench/partition_models -t tensorrt,cutlass,cudnn,cublas $$m | sed -n 2,3p || exit 1; done; \
+	  echo "== the bundled cpu backend: dnnl"; \
+	  for m in $(SHARED_MODELS)/relay/*.relay; do \
+	    ./bench/partition_models -t dnnl $$m | sed -n 2,3p || exit 1; done; \
 	else echo "bench: $(SHARED_MODELS) is absent; no real models measured"; fi
 	@echo "== synthetic residual chains, Collage-like rules"
 	@for n in 1000 5000 10000; do \

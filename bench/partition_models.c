@@ -3,7 +3,7 @@
  *   bench/partition_models [-n RUNS] [-t T1,T2,...] MODEL...
  *   bench/partition_models [-n RUNS] [-t ...] --synthetic NODES...
  *
- * With the bundled example targets (those of the byoc command) and the
+ * With the bundled real backends (those of the byoc command) and the
  * Collage-like rules of bench/collage_like.byoc (select them with -t), prints per
  * model: nodes, calls, candidates, kernels priced, states expanded, the
  * median of RUNS (default 5) partitionings split into candidates+costs and
@@ -22,8 +22,14 @@
 #include <byoc/byoc.h>
 
 #include "collage_like.h"
-#include "tour_gpu.h"
-#include "tour_npu.h"
+#include "cmsisnn.h"
+#include "cublas.h"
+#include "cudnn.h"
+#include "cutlass.h"
+#include "devices.h"
+#include "dnnl.h"
+#include "ethosu.h"
+#include "tensorrt.h"
 
 static int cmp(const void *a, const void *b)
 {
@@ -95,8 +101,11 @@ int main(int argc, char **argv)
     }
     byoc_registry *reg = byoc_registry_create();
     byoc_error err;
-    if (byoc_register_relay(reg, &err) || byoc_register_tour_gpu(reg, &err) ||
-        byoc_register_tour_npu(reg, &err) || byoc_register_collage_like(reg, &err)) {
+    if (byoc_register_relay(reg, &err) || byoc_register_devices(reg, &err)
+        || byoc_register_tensorrt(reg, &err) || byoc_register_cutlass(reg, &err)
+        || byoc_register_cudnn(reg, &err) || byoc_register_cublas(reg, &err)
+        || byoc_register_dnnl(reg, &err) || byoc_register_cmsisnn(reg, &err)
+        || byoc_register_ethosu(reg, &err) || byoc_register_collage_like(reg, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
