@@ -19,3 +19,13 @@ update-backend-files:
 	    printf ' \\\n\t%s' "$$f"; \
 	  done; echo; } > tests/backends/files.mk
 .PHONY: update-backend-files
+
+# ethosu.byoc's extern predicate in C, on weights with and without data.
+check_PROGRAMS += tests/backends/test_ethosu_extern
+TESTS += tests/backends/test_ethosu_extern
+tests_backends_test_ethosu_extern_SOURCES = tests/backends/test_ethosu_extern.c $(BACKEND_EXTERN)
+nodist_tests_backends_test_ethosu_extern_SOURCES = examples/devices.c examples/ethosu.c
+tests_backends_test_ethosu_extern_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/examples
+tests_backends_test_ethosu_extern_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_backends_test_ethosu_extern_LDADD = runtime/libbyoc.la -lm $(CHECK_LIBS)
+$(tests_backends_test_ethosu_extern_OBJECTS): examples/devices.h examples/ethosu.h
