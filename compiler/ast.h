@@ -54,7 +54,7 @@ typedef enum expr_kind {
     E_MEMBER,   /* a.name */
     E_INDEX,    /* a[i] */
     E_CALL,     /* name(args) */
-    E_QUANT,    /* all/any(var in seq: body) */
+    E_QUANT,    /* all/any/sum(var in seq: body); i: 1 all, 0 any, 2 sum */
     E_UNARY,    /* op a: '!' or '-' */
     E_BINARY,   /* a op b */
     E_IN_SET,   /* a in {items} */

@@ -1542,7 +1542,7 @@ static int type_opset(pscope *ps, expr *e)
 
 static const char *const builtins[] = {
     "dtype", "shape", "rank", "numel", "is_const", "value", "values", "inputs", "outputs",
-    "len", "range", "op", "contains", "count", "nodes",
+    "len", "range", "op", "contains", "count", "nodes", "abs",
 };
 
 static int type_call(pscope *ps, expr *e)
@@ -1595,6 +1595,16 @@ static int type_call(pscope *ps, expr *e)
             return T_ERROR;
         }
         return t == T_ERROR ? T_ERROR : T_LIST_INT;
+    }
+    if (!strcmp(f, "abs")) {
+        if (check_args(ps, e, 1))
+            return T_ERROR;
+        int t = typecheck(ps, e->items.v[0]);
+        if (t != T_ERROR && t != T_INT && t != T_FLOAT) {
+            ERR(e->at, "abs() needs a number, not %s", ty_name(t));
+            return T_ERROR;
+        }
+        return t;
     }
     if (!strcmp(f, "len")) {
         if (check_args(ps, e, 1))
@@ -1770,11 +1780,12 @@ static int typecheck_(pscope *ps, expr *e)
     case E_CALL:
         return type_call(ps, e);
     case E_QUANT: {
+        const char *qn = e->i == 2 ? "sum" : e->i ? "all" : "any";
         int st = typecheck(ps, e->a);
         if (st == T_ERROR)
             return T_ERROR;
         if (!is_list(st) || st == T_LIST_ANY) {
-            ERR(e->a->at, "%s() ranges over a list, not %s", e->i ? "all" : "any", ty_name(st));
+            ERR(e->a->at, "%s() ranges over a list, not %s", qn, ty_name(st));
             return T_ERROR;
         }
         if (ps->nq == 16) {
@@ -1789,9 +1800,15 @@ static int typecheck_(pscope *ps, expr *e)
         ps->nq--;
         if (bt == T_ERROR)
             return T_ERROR;
+        if (e->i == 2) {
+            if (bt != T_INT && bt != T_FLOAT) {
+                ERR(e->b->at, "the body of sum() must be a number, not %s", ty_name(bt));
+                return T_ERROR;
+            }
+            return bt;
+        }
         if (bt != T_BOOL) {
-            ERR(e->b->at, "the body of %s() must be a condition, not %s", e->i ? "all" : "any",
-                ty_name(bt));
+            ERR(e->b->at, "the body of %s() must be a condition, not %s", qn, ty_name(bt));
             return T_ERROR;
         }
         return T_BOOL;

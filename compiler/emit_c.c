@@ -392,15 +392,22 @@ static const char *c_quant(pctx *p, expr *e)
     const char *body = cexpr(p, e->b);
     p->nq = depth;
     sb fn = {0};
-    sb_printf(&fn, "static bool q%d_%d(byoc_eval *ev, byoc_seq s", p->pid, id);
+    const char *rty = e->i != 2 ? "bool" : e->ty == T_INT ? "int64_t" : "double";
+    sb_printf(&fn, "static %s q%d_%d(byoc_eval *ev, byoc_seq s", rty, p->pid, id);
     for (int i = 0; i < depth; i++)
         sb_printf(&fn, ", %s qv%d", qvar_ty(p->qtypes[i]), i);
     sb_printf(&fn, ")\n{\n    int64_t n = byoc_ev_seq_len(ev, s);\n");
+    if (e->i == 2)
+        sb_printf(&fn, "    %s acc = 0;\n", rty);
     sb_printf(&fn, "    for (int64_t i = 0; i < n; i++) {\n");
     const char *get = elem == T_INT ? "byoc_ev_seq_int" : elem == T_TENSOR ? "byoc_ev_seq_tensor"
                                                                          : "byoc_ev_seq_value";
     sb_printf(&fn, "        %s qv%d = %s(ev, s, i);\n", qvar_ty(elem), depth, get);
-    if (e->i)
+    if (e->i == 2 && e->ty == T_INT)
+        sb_printf(&fn, "        acc = byoc_ev_add(ev, acc, %s);\n    }\n    return acc;\n}\n\n", body);
+    else if (e->i == 2)
+        sb_printf(&fn, "        acc += %s;\n    }\n    return acc;\n}\n\n", body);
+    else if (e->i)
         sb_printf(&fn, "        if (!(%s))\n            return false;\n    }\n    return true;\n}\n\n", body);
     else
         sb_printf(&fn, "        if (%s)\n            return true;\n    }\n    return false;\n}\n\n", body);
@@ -582,6 +589,9 @@ static const char *cexpr(pctx *p, expr *e)
             return r;
         }
         const char *arg = cexpr(p, e->items.v[0]);
+        if (!strcmp(f, "abs"))
+            return bx_arena_printf(A, "%s(ev, %s)", e->ty == T_INT ? "byoc_ev_iabs" : "byoc_ev_fabs",
+                                   arg);
         static const struct { const char *n, *c; } fns[] = {
             {"dtype", "byoc_ev_dtype"}, {"shape", "byoc_ev_seq_shape"},
             {"rank", "byoc_ev_rank"}, {"numel", "byoc_ev_numel"},

@@ -153,7 +153,7 @@ static char *join_name(parse_ctx *ctx, const char *a, const char *b)
 %token SUPPORTS "supports" PATTERN "pattern" LET "let" FOR "for" IN "in"
 %token WHERE "where" PARTITION "partition" EXTERN "extern"
 %token PREDICATE "predicate" CONST "const" TUPLE "tuple" COMMUTE "commute"
-%token TRUE_ "true" FALSE_ "false" NONE "None" ALL "all" ANY "any"
+%token TRUE_ "true" FALSE_ "false" NONE "None" ALL "all" ANY "any" SUM "sum"
 %token BOTHWAYS "<->" ARROW "->" ELLIPSIS "..." DOTDOT ".."
 %token EQ "==" NE "!=" LE "<=" GE ">=" ANDAND "&&" OROR "||"
 %token <char *> IDENT "identifier" NAMETPL "name template" STRING "string"
@@ -223,6 +223,7 @@ op_word:
   | WHERE                  { $$ = "where"; }
   | ALL                    { $$ = "all"; }
   | ANY                    { $$ = "any"; }
+  | SUM                    { $$ = "sum"; }
   ;
 name_word:
     op_word
@@ -461,6 +462,7 @@ pattern_item:
 pat_name:
     IDENT
   | NAMETPL
+  | SUM                    { $$ = "sum"; }
   ;
 where_opt:
     %empty                 { $$ = NULL; }
@@ -588,6 +590,9 @@ expr:
         { $$ = mk_expr(ctx, E_QUANT, @$); $$->i = 1; $$->s = $3; $$->a = $5; $$->b = $7; }
   | ANY '(' IDENT IN expr ':' expr ')'
         { $$ = mk_expr(ctx, E_QUANT, @$); $$->i = 0; $$->s = $3; $$->a = $5; $$->b = $7; }
+  | SUM '(' IDENT IN expr ':' expr ')'
+        { $$ = mk_expr(ctx, E_QUANT, @$); $$->i = 2; $$->s = $3; $$->a = $5; $$->b = $7; }
+  | SUM                    { $$ = mk_expr(ctx, E_NAME, @1); $$->s = "sum"; }
   | '(' expr ')'           { $$ = $2; }
   | '(' expr ',' expr_list ')'
         {

@@ -132,6 +132,47 @@ int byoc_graph_add_input(byoc_graph *g, const char *name, const byoc_tensor_type
     return g->n - 1;
 }
 
+static size_t scalar_count(const byoc_value *v)
+{
+    if (v->kind != BYOC_V_LIST)
+        return 1;
+    size_t n = 0;
+    for (size_t i = 0; i < v->u.list.n; i++)
+        n += scalar_count(&v->u.list.items[i]);
+    return n;
+}
+
+static void scalars_into(const byoc_value *v, byoc_value *out, size_t *k)
+{
+    if (v->kind != BYOC_V_LIST) {
+        out[(*k)++] = *v;
+        return;
+    }
+    for (size_t i = 0; i < v->u.list.n; i++)
+        scalars_into(&v->u.list.items[i], out, k);
+}
+
+/* v's scalars in one list (v itself when it is a scalar or already flat);
+ * strings and other scalars are shared with v, not copied. */
+static const byoc_value *flatten(byoc_graph *g, const byoc_value *v)
+{
+    if (v->kind != BYOC_V_LIST)
+        return v;
+    bool flat = true;
+    for (size_t i = 0; i < v->u.list.n && flat; i++)
+        flat = v->u.list.items[i].kind != BYOC_V_LIST;
+    if (flat)
+        return v;
+    size_t n = scalar_count(v), k = 0;
+    byoc_value *items = bx_arena_alloc(&g->arena, sizeof *items * (n ? n : 1));
+    scalars_into(v, items, &k);
+    byoc_value *list = BX_NEW(&g->arena, byoc_value);
+    list->kind = BYOC_V_LIST;
+    list->u.list.items = items;
+    list->u.list.n = n;
+    return list;
+}
+
 int byoc_graph_add_const(byoc_graph *g, const byoc_tensor_type *t, const byoc_value *value,
                          byoc_error *err)
 {
@@ -146,6 +187,7 @@ int byoc_graph_add_const(byoc_graph *g, const byoc_tensor_type *t, const byoc_va
     bx_node *n = new_node(g, BYOC_N_CONST);
     n->type = clean_type(t);
     n->value = copy;
+    n->flat = copy ? flatten(g, copy) : NULL;
     return g->n - 1;
 }
 
@@ -383,6 +425,11 @@ const byoc_value *byoc_node_attr(const byoc_graph *g, int node, const char *name
 const byoc_value *byoc_node_const_value(const byoc_graph *g, int node)
 {
     return valid_node(g, node) ? g->nodes[node].value : NULL;
+}
+
+const byoc_value *bx_node_const_flat(const byoc_graph *g, int node)
+{
+    return valid_node(g, node) ? g->nodes[node].flat : NULL;
 }
 
 int byoc_node_field_count(const byoc_graph *g, int node)

@@ -19,6 +19,7 @@ typedef struct bx_node {
     const char *untyped;        /* why inference gave no type, or NULL */
     byoc_value *attrs;          /* CALL: op->nattrs values */
     const byoc_value *value;    /* CONST: NULL when not known */
+    const byoc_value *flat;     /* CONST: value's scalars in one list, row-major */
     int nfields;                /* tuple-typed: fields; -1: tensor-typed */
     byoc_tensor_type type;      /* tensor-typed */
     byoc_tensor_type *fields;   /* tuple-typed */
@@ -41,6 +42,10 @@ struct byoc_graph {
     const char **notes;
     int nnotes, capnotes;
 };
+
+/* The data of constant node, its scalars in one flat list (row-major), so
+ * that element i is read in O(1); NULL when the data is not known. */
+const byoc_value *bx_node_const_flat(const byoc_graph *g, int node);
 
 /* Add a note to g (printf-style; copied into the graph's arena). */
 void bx_graph_note(byoc_graph *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

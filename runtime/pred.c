@@ -18,6 +18,7 @@
 #include <byoc/pred.h>
 
 #include "die.h"
+#include "graph_impl.h"
 
 static const byoc_tref no_tensor = {-1, -1};
 
@@ -341,40 +342,20 @@ byoc_seq byoc_ev_seq_part(byoc_eval *ev, byoc_seq_kind kind)
 }
 
 /* The number of scalars in v, nested lists flattened. */
-static int64_t leaf_count(const byoc_value *v)
+/* Scalar i of a constant's flat data (see byoc_ev_seq_data). */
+static const byoc_value *data_at(const byoc_value *v, int64_t i)
 {
-    if (v->kind != BYOC_V_LIST)
-        return 1;
-    int64_t n = 0;
-    for (size_t i = 0; i < v->u.list.n; i++)
-        n += leaf_count(&v->u.list.items[i]);
-    return n;
-}
-
-/* Scalar i of v in row-major order; i is within leaf_count(v).  Constant
- * data is small (the readers keep short vectors only), so a walk will do. */
-static const byoc_value *leaf_at(const byoc_value *v, int64_t i)
-{
-    while (v->kind == BYOC_V_LIST) {
-        size_t k = 0;
-        for (; k + 1 < v->u.list.n; k++) {
-            int64_t c = leaf_count(&v->u.list.items[k]);
-            if (i < c)
-                break;
-            i -= c;
-        }
-        v = &v->u.list.items[k];
-    }
-    return v;
+    return v->kind == BYOC_V_LIST ? &v->u.list.items[i] : v;
 }
 
 byoc_seq byoc_ev_seq_data(byoc_eval *ev, byoc_tref t)
 {
+    /* The flat copy the graph keeps: element i in O(1), the length too. */
     const byoc_value *v = t.field < 0 && byoc_ev_is_const(ev, t)
-                              ? byoc_node_const_value(ev->graph, t.node) : NULL;
+                              ? bx_node_const_flat(ev->graph, t.node) : NULL;
     if (!v || v->kind == BYOC_V_NONE)
         return empty_seq(ev, BYOC_SEQ_DATA);
-    byoc_seq s = {BYOC_SEQ_DATA, v, t, leaf_count(v)};
+    byoc_seq s = {BYOC_SEQ_DATA, v, t, v->kind == BYOC_V_LIST ? (int64_t)v->u.list.n : 1};
     return s;
 }
 
@@ -413,7 +394,7 @@ int64_t byoc_ev_seq_int(byoc_eval *ev, byoc_seq s, int64_t i)
     case BYOC_SEQ_VALUES: return byoc_ev_int(ev, &s.values->u.list.items[i]);
     case BYOC_SEQ_SHAPE: return byoc_ev_dim(ev, s.t, i);
     case BYOC_SEQ_RANGE: return i;
-    case BYOC_SEQ_DATA: return byoc_ev_int(ev, leaf_at(s.values, i));
+    case BYOC_SEQ_DATA: return byoc_ev_int(ev, data_at(s.values, i));
     default: return undef_int(ev);
     }
 }
@@ -424,7 +405,7 @@ const byoc_value *byoc_ev_seq_value(byoc_eval *ev, byoc_seq s, int64_t i)
     if (i < 0)
         return NULL;
     if (s.kind == BYOC_SEQ_DATA)
-        return leaf_at(s.values, i);
+        return data_at(s.values, i);
     if (s.kind != BYOC_SEQ_VALUES) {
         ev->undef = 1;
         return NULL;
@@ -576,4 +557,24 @@ double byoc_ev_fdiv(byoc_eval *ev, double a, double b)
     if (b == 0.0)
         return undef_float(ev);
     return a / b;
+}
+
+int64_t byoc_ev_add(byoc_eval *ev, int64_t a, int64_t b)
+{
+    if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b))
+        return undef_int(ev);
+    return a + b;
+}
+
+int64_t byoc_ev_iabs(byoc_eval *ev, int64_t a)
+{
+    if (a == INT64_MIN)
+        return undef_int(ev);
+    return a < 0 ? -a : a;
+}
+
+double byoc_ev_fabs(byoc_eval *ev, double a)
+{
+    (void)ev;
+    return a < 0 ? -a : a;
 }

@@ -123,6 +123,10 @@ int64_t byoc_ev_count_ops(byoc_eval *ev, const char *const *ops, int n);
 int64_t byoc_ev_div(byoc_eval *ev, int64_t a, int64_t b);
 int64_t byoc_ev_mod(byoc_eval *ev, int64_t a, int64_t b);
 double byoc_ev_fdiv(byoc_eval *ev, double a, double b);
+/* sum() of ints and abs(): an int64 overflow is undefined, not a wrap. */
+int64_t byoc_ev_add(byoc_eval *ev, int64_t a, int64_t b);
+int64_t byoc_ev_iabs(byoc_eval *ev, int64_t a);
+double byoc_ev_fabs(byoc_eval *ev, double a);
 
 #ifdef __cplusplus
 }

@@ -267,6 +267,34 @@ START_TEST(data_and_range)
 }
 END_TEST
 
+/* A constant of shape (2, 2) whose data is nested rows, as readers give. */
+static int matrix_const(double a, double b, double c, double d)
+{
+    byoc_error err;
+    byoc_tensor_type t = ty(BYOC_DT_FLOAT32, 2, 2, 2);
+    byoc_value r0[] = {{.kind = BYOC_V_FLOAT, .u.f = a}, {.kind = BYOC_V_FLOAT, .u.f = b}};
+    byoc_value r1[] = {{.kind = BYOC_V_FLOAT, .u.f = c}, {.kind = BYOC_V_FLOAT, .u.f = d}};
+    byoc_value rows[] = {{.kind = BYOC_V_LIST, .u.list = {r0, 2}},
+                         {.kind = BYOC_V_LIST, .u.list = {r1, 2}}};
+    byoc_value val = {.kind = BYOC_V_LIST, .u.list = {rows, 2}};
+    return byoc_graph_add_const(g, &t, &val, &err);
+}
+
+START_TEST(sum_and_abs)
+{
+    int x = input();
+    /* |0-1| + |3-1| + |9-1| = 11 > 10; |1-1| + |-4-1| + |5-1| = 9. */
+    ck_assert(!holds("summed", call("add", x, vector_const((double[]){0, 3, 9}, 3))));
+    ck_assert(holds("summed", call("add", x, vector_const((double[]){1, -4, 5}, 3))));
+    /* Nested data is read row-major: |2-1| + |-2-1| + |4-1| + |1-1| = 7,
+     * and |12-1| alone is 11. */
+    ck_assert(holds("summed", call("add", x, matrix_const(2, -2, 4, 1))));
+    ck_assert(!holds("summed", call("add", x, matrix_const(1, 1, 1, 12))));
+    /* No data: sum() reads absent values, so the predicate is false. */
+    ck_assert(!holds("summed", call("add", x, vector_const(NULL, 0))));
+}
+END_TEST
+
 START_TEST(constants)
 {
     int x = input();
@@ -344,6 +372,7 @@ static Suite *suite(void)
     tcase_add_test(core, bindings_and_predicate);
     tcase_add_test(core, constants);
     tcase_add_test(core, data_and_range);
+    tcase_add_test(core, sum_and_abs);
     tcase_add_test(core, wildcard_is_not_a_member);
     tcase_add_test(core, nested_list_attributes);
     tcase_add_test(core, tuples_and_projections);
