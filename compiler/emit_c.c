@@ -396,7 +396,11 @@ static const char *c_quant(pctx *p, expr *e)
     sb_printf(&fn, "static %s q%d_%d(byoc_eval *ev, byoc_seq s", rty, p->pid, id);
     for (int i = 0; i < depth; i++)
         sb_printf(&fn, ", %s qv%d", qvar_ty(p->qtypes[i]), i);
-    sb_printf(&fn, ")\n{\n    int64_t n = byoc_ev_seq_len(ev, s);\n");
+    sb_printf(&fn, ")\n{\n");
+    /* The outer variables are passed whether or not the body reads them. */
+    for (int i = 0; i < depth; i++)
+        sb_printf(&fn, "    (void)qv%d;\n", i);
+    sb_printf(&fn, "    int64_t n = byoc_ev_seq_len(ev, s);\n");
     if (e->i == 2)
         sb_printf(&fn, "    %s acc = 0;\n", rty);
     sb_printf(&fn, "    for (int64_t i = 0; i < n; i++) {\n");

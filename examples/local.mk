@@ -29,8 +29,6 @@ BACKEND_C = examples/devices.c examples/cutlass.c examples/tensorrt.c examples/c
 	examples/cublas.c examples/dnnl.c examples/cmsisnn.c examples/ethosu.c
 BACKEND_H = examples/devices.h examples/cutlass.h examples/tensorrt.h examples/cudnn.h \
 	examples/cublas.h examples/dnnl.h examples/cmsisnn.h examples/ethosu.h
-# The C beside the specs: ethosu.byoc's extern predicate.
-BACKEND_EXTERN = examples/ethosu_extern.c
 CLEANFILES += $(BACKEND_C) $(BACKEND_H)
 $(BACKEND_C): $(BYOCC_BUILT) lib/relay.byoc examples/devices.byoc
 examples/devices.h: examples/devices.c
@@ -42,7 +40,7 @@ examples/dnnl.h: examples/dnnl.c
 examples/cmsisnn.h: examples/cmsisnn.c
 examples/ethosu.h: examples/ethosu.c
 examplespecsdir = $(pkgdatadir)/examples
-dist_examplespecs_DATA = $(BACKEND_SPECS) $(BACKEND_EXTERN) examples/README.md
+dist_examplespecs_DATA = $(BACKEND_SPECS) examples/README.md
 
 # Small models written for byoc (Relay text), installed with the examples.
 examplemodelsdir = $(pkgdatadir)/examples/models
