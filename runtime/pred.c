@@ -341,7 +341,6 @@ byoc_seq byoc_ev_seq_part(byoc_eval *ev, byoc_seq_kind kind)
     return s;
 }
 
-/* The number of scalars in v, nested lists flattened. */
 /* Scalar i of a constant's flat data (see byoc_ev_seq_data). */
 static const byoc_value *data_at(const byoc_value *v, int64_t i)
 {
