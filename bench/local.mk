@@ -3,9 +3,9 @@ EXTRA_PROGRAMS += bench/load_model
 bench_load_model_SOURCES = bench/load_model.c
 bench_load_model_LDADD = runtime/libbyoc.la
 EXTRA_PROGRAMS += bench/partition_models
-bench_partition_models_SOURCES = bench/partition_models.c
+bench_partition_models_SOURCES = bench/partition_models.c $(BACKEND_REGISTER)
 nodist_bench_partition_models_SOURCES = $(BACKEND_C) bench/collage_like.c
-bench_partition_models_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/examples -I$(top_builddir)/bench
+bench_partition_models_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/examples -I$(top_srcdir)/cli -I$(top_builddir)/bench
 bench_partition_models_LDADD = runtime/libbyoc.la -lm
 $(bench_partition_models_OBJECTS): $(BACKEND_H) bench/collage_like.h
 bench/collage_like.c: $(BYOCC_BUILT) lib/relay.byoc

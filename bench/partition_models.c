@@ -22,14 +22,7 @@
 #include <byoc/byoc.h>
 
 #include "collage_like.h"
-#include "cmsisnn.h"
-#include "cublas.h"
-#include "cudnn.h"
-#include "cutlass.h"
-#include "devices.h"
-#include "dnnl.h"
-#include "ethosu.h"
-#include "tensorrt.h"
+#include "bundled.h"
 
 static int cmp(const void *a, const void *b)
 {
@@ -101,11 +94,7 @@ int main(int argc, char **argv)
     }
     byoc_registry *reg = byoc_registry_create();
     byoc_error err;
-    if (byoc_register_relay(reg, &err) || byoc_register_devices(reg, &err)
-        || byoc_register_tensorrt(reg, &err) || byoc_register_cutlass(reg, &err)
-        || byoc_register_cudnn(reg, &err) || byoc_register_cublas(reg, &err)
-        || byoc_register_dnnl(reg, &err) || byoc_register_cmsisnn(reg, &err)
-        || byoc_register_ethosu(reg, &err) || byoc_register_collage_like(reg, &err)) {
+    if (bundled_register(reg, &err) || byoc_register_collage_like(reg, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }

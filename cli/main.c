@@ -23,14 +23,7 @@
 #include <byoc/byoc.h>
 #include <byoc/onnx.h>
 
-#include "cmsisnn.h"
-#include "cublas.h"
-#include "cudnn.h"
-#include "cutlass.h"
-#include "devices.h"
-#include "dnnl.h"
-#include "ethosu.h"
-#include "tensorrt.h"
+#include "bundled.h"
 
 extern char **environ;
 
@@ -1166,13 +1159,7 @@ static int run(int argc, char **argv, const char **plugins, int nplugins, void *
     }
     byoc_registry *reg = byoc_registry_create();
     byoc_error err;
-    /* The bundled targets: devices first (cuda's targets are the default
-     * set), then the backends, GPU ones in Collage's order. */
-    if (byoc_register_relay(reg, &err) != 0 || byoc_register_devices(reg, &err) != 0
-        || byoc_register_tensorrt(reg, &err) != 0 || byoc_register_cutlass(reg, &err) != 0
-        || byoc_register_cudnn(reg, &err) != 0 || byoc_register_cublas(reg, &err) != 0
-        || byoc_register_dnnl(reg, &err) != 0 || byoc_register_cmsisnn(reg, &err) != 0
-        || byoc_register_ethosu(reg, &err) != 0) {
+    if (bundled_register(reg, &err) != 0) {
         print_error(&err);
         byoc_registry_destroy(reg);
         return 1;

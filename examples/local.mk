@@ -30,6 +30,9 @@ BACKEND_C = examples/devices.c examples/cutlass.c examples/tensorrt.c examples/c
 BACKEND_H = examples/devices.h examples/cutlass.h examples/tensorrt.h examples/cudnn.h \
 	examples/cublas.h examples/dnnl.h examples/cmsisnn.h examples/ethosu.h
 CLEANFILES += $(BACKEND_C) $(BACKEND_H)
+# One function that registers them all, for the byoc command, the bench and
+# the tests.
+BACKEND_REGISTER = cli/bundled.c cli/bundled.h
 $(BACKEND_C): $(BYOCC_BUILT) lib/relay.byoc examples/devices.byoc
 examples/devices.h: examples/devices.c
 examples/cutlass.h: examples/cutlass.c

@@ -34,10 +34,10 @@ $(tests_backends_test_ethosu_weights_OBJECTS): examples/devices.h examples/ethos
 # The generated C of every bundled spec compiles strictly and registers.
 check_PROGRAMS += tests/backends/strict
 TESTS += tests/backends/strict
-tests_backends_strict_SOURCES = tests/backends/strict.c
+tests_backends_strict_SOURCES = tests/backends/strict.c $(BACKEND_REGISTER)
 nodist_tests_backends_strict_SOURCES = $(BACKEND_C)
 tests_backends_strict_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include \
-	-I$(top_builddir)/examples
+	-I$(top_builddir)/examples -I$(top_srcdir)/cli
 tests_backends_strict_CFLAGS = $(STRICT_CFLAGS)
 tests_backends_strict_LDADD = runtime/libbyoc.la
 $(tests_backends_strict_OBJECTS): $(BACKEND_H)

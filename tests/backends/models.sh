@@ -39,9 +39,16 @@ for f in "$models"/*.relay; do
     fi
 done
 
-# The calls target T can take on model m, from `byoc matches`.
-takeable() { # model target
-    "$BYOC" matches "$1" -t "$2" | sed -n "s/^target $2 ([a-z]*): \([0-9]*\) of .*/\1/p"
+# What target T could take on model m, `byoc matches`, into $tmp/m.txt;
+# then the count of calls and the first of them.
+matches_of() { # model target
+    "$BYOC" matches "$1" -t "$2" >"$tmp/m.txt"
+}
+takeable() { # target
+    sed -n "s/^target $1 ([a-z]*): \([0-9]*\) of .*/\1/p" "$tmp/m.txt"
+}
+first_call() {
+    sed -n 's/^  calls: \([^ ]*\).*/\1/p' "$tmp/m.txt" | head -1
 }
 # The partitions the result in JSON places on target T.
 placed_on() { # json target
@@ -59,7 +66,8 @@ check_device() { # model targets...
         fi
     done
     for t in "$@"; do
-        n=$(takeable "$model" "$t")
+        matches_of "$model" "$t"
+        n=$(takeable "$t")
         if ! "$BYOC" partition "$model" -t "$list" --search "single:$t" -f json -o "$tmp/r.json" \
             2>"$tmp/err"; then
             bad "$(basename "$model") single:$t"; cat "$tmp/err"; continue
@@ -68,7 +76,7 @@ check_device() { # model targets...
         if [ "${n:-0}" -gt 0 ] && [ "$k" -eq 0 ]; then
             # Work T could take but did not get must have lost on cost:
             # explain names T as possible for the first call it can take.
-            node=$("$BYOC" matches "$model" -t "$t" | sed -n 's/^  calls: \([^ ]*\).*/\1/p' | head -1)
+            node=$(first_call)
             if "$BYOC" explain "$model" --node "$node" -t "$t" 2>&1 | grep -q "^  $t: possible"; then
                 ok "$(basename "$model") single:$t ($n calls takeable, none cheaper than native code)"
             else
