@@ -325,66 +325,104 @@ static void edge_acc_free(bx_edge_acc *acc)
     free(acc->bytes);
 }
 
-/* Number the calls in the post-order of a depth-first walk from the
- * graph's output (arguments in order), then any calls the output does not
- * reach, in graph order: each call comes right after what it needs, which
- * is how TVM prints a module.  The search's next node is the lowest
- * unplaced one, so an order that interleaved independent branches would
- * leave holes that multiply the states; this one keeps producers next to
- * their consumers whatever order the reader saw. */
+/* Number the calls in a topological order that keeps every branch
+ * together and finishes short branches first: a depth-first walk by
+ * readiness (Kahn's algorithm with a stack), where a node becomes ready
+ * when its last argument is numbered and, of the consumers a node makes
+ * ready, the one with the shortest path to a graph output goes first.
+ *
+ * The search's next node is the lowest unplaced one, and a kernel that
+ * holds nodes far apart in this order leaves the nodes between them open,
+ * which multiplies the states (doc/partitioner.md section 4).  Walking by
+ * readiness puts each call right after what it needs, and going deep
+ * keeps a branch contiguous; taking the short branches first puts a side
+ * output (a transformer layer's key/value "present" tensors, which lead
+ * only to the graph's outputs) right after the values it reads, instead of
+ * after the rest of the model, as a walk from the output would. */
 static void pmap_call_edges(bx_pmap *pm);
-
-static void post_order(bx_pmap *pm, int root, char *seen, int *stack, int *argi)
-{
-    const byoc_graph *g = pm->graph;
-    if (seen[root])
-        return;
-    int sp = 0;
-    stack[sp] = root;
-    argi[sp] = 0;
-    sp++;
-    seen[root] = 1;
-    while (sp > 0) {
-        int v = stack[sp - 1];
-        if (argi[sp - 1] < byoc_node_arg_count(g, v)) {
-            int a = byoc_node_arg(g, v, argi[sp - 1]++);
-            if (!seen[a]) {
-                seen[a] = 1;
-                stack[sp] = a;
-                argi[sp] = 0;
-                sp++;
-            }
-            continue;
-        }
-        sp--;
-        if (byoc_node_kind_of(g, v) == BYOC_N_CALL) {
-            pm->index[v] = (uint32_t)pm->ncalls;
-            pm->calls[pm->ncalls++] = v;
-        }
-    }
-}
 
 void bx_pmap_init(bx_pmap *pm, const byoc_graph *g)
 {
     int n = byoc_graph_node_count(g);
+    size_t sz = (size_t)(n ? n : 1);
     pm->graph = g;
-    pm->index = malloc((size_t)(n ? n : 1) * sizeof *pm->index);
-    pm->calls = malloc((size_t)(n ? n : 1) * sizeof *pm->calls);
-    char *seen = calloc((size_t)(n ? n : 1), 1);
-    int *stack = malloc((size_t)(n ? n : 1) * sizeof *stack);
-    int *argi = malloc((size_t)(n ? n : 1) * sizeof *argi);
-    if (!pm->index || !pm->calls || !seen || !stack || !argi)
+    pm->index = malloc(sz * sizeof *pm->index);
+    pm->calls = malloc(sz * sizeof *pm->calls);
+    int *height = malloc(sz * sizeof *height);
+    int *missing = malloc(sz * sizeof *missing);
+    int *mark = malloc(sz * sizeof *mark);
+    int *stack = malloc(sz * sizeof *stack);
+    int *ready = malloc(sz * sizeof *ready);
+    if (!pm->index || !pm->calls || !height || !missing || !mark || !stack || !ready)
         bx_die("out of memory");
     pm->ncalls = 0;
-    for (int i = 0; i < n; i++)
+    /* Array order is topological (graph.h), so consumers come later. */
+    for (int i = n; i-- > 0;) {
+        int h = 0;
+        for (int k = 0; k < byoc_node_consumer_count(g, i); k++) {
+            int c = byoc_node_consumer(g, i, k);
+            if (height[c] + 1 > h)
+                h = height[c] + 1;
+        }
+        height[i] = h;
+    }
+    /* missing[x]: distinct arguments of x not yet numbered. */
+    for (int i = 0; i < n; i++) {
         pm->index[i] = UINT32_MAX;
-    if (byoc_graph_output(g) >= 0)
-        post_order(pm, byoc_graph_output(g), seen, stack, argi);
+        mark[i] = -1;
+    }
+    for (int i = 0; i < n; i++) {
+        int d = 0;
+        for (int k = 0; k < byoc_node_arg_count(g, i); k++) {
+            int a = byoc_node_arg(g, i, k);
+            if (mark[a] != i) {
+                mark[a] = i;
+                d++;
+            }
+        }
+        missing[i] = d;
+    }
     for (int i = 0; i < n; i++)
-        post_order(pm, i, seen, stack, argi);
-    free(seen);
+        mark[i] = -1;
+    int sp = 0;
+    for (int i = n; i-- > 0;)
+        if (missing[i] == 0)
+            stack[sp++] = i;
+    while (sp > 0) {
+        int x = stack[--sp];
+        if (byoc_node_kind_of(g, x) == BYOC_N_CALL) {
+            pm->index[x] = (uint32_t)pm->ncalls;
+            pm->calls[pm->ncalls++] = x;
+        }
+        int nr = 0;
+        for (int k = 0; k < byoc_node_consumer_count(g, x); k++) {
+            int c = byoc_node_consumer(g, x, k);
+            if (mark[c] == x)
+                continue;   /* a consumer reading x twice */
+            mark[c] = x;
+            if (--missing[c] == 0)
+                ready[nr++] = c;
+        }
+        /* Push the tallest first, so the shortest branch is taken next;
+         * ties by node index, the lowest on top.  Few consumers become
+         * ready at once, so an insertion sort is enough. */
+        for (int a = 1; a < nr; a++) {
+            int c = ready[a], b = a;
+            for (; b > 0 && (height[ready[b - 1]] < height[c] ||
+                             (height[ready[b - 1]] == height[c] && ready[b - 1] < c));
+                 b--)
+                ready[b] = ready[b - 1];
+            ready[b] = c;
+        }
+        for (int a = 0; a < nr; a++)
+            stack[sp++] = ready[a];
+    }
+    bx_assert(pm->ncalls <= (size_t)n);
+    free(height);
+    free(missing);
+    free(mark);
     free(stack);
-    free(argi);
+    free(ready);
     pm->efrom = pm->eto = NULL;
     pm->ebytes = NULL;
     pmap_call_edges(pm);
