@@ -7,6 +7,7 @@
  * depends only on the order of the pushes, never on the heap's shape. */
 #include "heap.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "die.h"
@@ -14,7 +15,7 @@
 typedef struct bx_heap_item {
     double key;
     uint64_t seq;
-    uint32_t payload;
+    uint32_t payload, tie;
 } bx_heap_item;
 
 struct bx_heap {
@@ -39,12 +40,29 @@ void bx_heap_destroy(bx_heap *h)
     free(h);
 }
 
+/* Keys within BX_HEAP_TIE_EPS of each other, relatively, are a tie: sums
+ * of the same costs added in another order differ in their last bits, and
+ * a search's plateau of equal-cost states should be broken by the tie key,
+ * not by rounding. */
 static bool before(const bx_heap_item *a, const bx_heap_item *b)
 {
-    return a->key < b->key || (a->key == b->key && a->seq < b->seq);
+    double ka = a->key, kb = b->key;
+    double tol = BX_HEAP_TIE_EPS * (fabs(ka) > fabs(kb) ? fabs(ka) : fabs(kb));
+    if (ka < kb - tol)
+        return true;
+    if (kb < ka - tol)
+        return false;
+    if (a->tie != b->tie)
+        return a->tie < b->tie;
+    return a->seq < b->seq;
 }
 
 void bx_heap_push(bx_heap *h, double key, uint32_t payload)
+{
+    bx_heap_push_tie(h, key, 0, payload);
+}
+
+void bx_heap_push_tie(bx_heap *h, double key, uint32_t tie, uint32_t payload)
 {
     bx_assert(key == key);
     if (h->n == h->cap) {
@@ -55,7 +73,7 @@ void bx_heap_push(bx_heap *h, double key, uint32_t payload)
         h->items = items;
         h->cap = cap;
     }
-    bx_heap_item it = { key, h->seq++, payload };
+    bx_heap_item it = { key, h->seq++, payload, tie };
     size_t i = h->n++;
     while (i > 0) {
         size_t parent = (i - 1) / 2;

@@ -325,7 +325,7 @@ static void edge_acc_free(bx_edge_acc *acc)
     free(acc->bytes);
 }
 
-/* Number the calls in a topological order that keeps every branch
+/* The readiness order: a topological order that keeps every branch
  * together and finishes short branches first: a depth-first walk by
  * readiness (Kahn's algorithm with a stack), where a node becomes ready
  * when its last argument is numbered and, of the consumers a node makes
@@ -338,24 +338,19 @@ static void edge_acc_free(bx_edge_acc *acc)
  * keeps a branch contiguous; taking the short branches first puts a side
  * output (a transformer layer's key/value "present" tensors, which lead
  * only to the graph's outputs) right after the values it reads, instead of
- * after the rest of the model, as a walk from the output would. */
-static void pmap_call_edges(bx_pmap *pm);
-
-void bx_pmap_init(bx_pmap *pm, const byoc_graph *g)
+ * after the rest of the model, as the walk from the output does. */
+static void readiness_order(bx_pmap *pm)
 {
+    const byoc_graph *g = pm->graph;
     int n = byoc_graph_node_count(g);
     size_t sz = (size_t)(n ? n : 1);
-    pm->graph = g;
-    pm->index = malloc(sz * sizeof *pm->index);
-    pm->calls = malloc(sz * sizeof *pm->calls);
     int *height = malloc(sz * sizeof *height);
     int *missing = malloc(sz * sizeof *missing);
     int *mark = malloc(sz * sizeof *mark);
     int *stack = malloc(sz * sizeof *stack);
     int *ready = malloc(sz * sizeof *ready);
-    if (!pm->index || !pm->calls || !height || !missing || !mark || !stack || !ready)
+    if (!height || !missing || !mark || !stack || !ready)
         bx_die("out of memory");
-    pm->ncalls = 0;
     /* Array order is topological (graph.h), so consumers come later. */
     for (int i = n; i-- > 0;) {
         int h = 0;
@@ -366,16 +361,32 @@ void bx_pmap_init(bx_pmap *pm, const byoc_graph *g)
         }
         height[i] = h;
     }
-    /* missing[x]: distinct arguments of x not yet numbered. */
+    /* Calls that read only constants (an ONNX BatchNormalization's
+     * expand_dims of its scale) are ready from the start, but a walk by
+     * readiness would put them all first, far from their consumers; they
+     * are numbered instead right before the first node that reads them. */
+    char *konst = calloc(sz, 1);
+    if (!konst)
+        bx_die("out of memory");
     for (int i = 0; i < n; i++) {
-        pm->index[i] = UINT32_MAX;
-        mark[i] = -1;
+        byoc_node_kind k = byoc_node_kind_of(g, i);
+        if (k == BYOC_N_CONST) {
+            konst[i] = 1;
+        } else if (k != BYOC_N_INPUT && byoc_node_arg_count(g, i) > 0) {
+            konst[i] = 1;
+            for (int a = 0; a < byoc_node_arg_count(g, i) && konst[i]; a++)
+                konst[i] = konst[byoc_node_arg(g, i, a)];
+        }
     }
+    /* missing[x]: distinct arguments of x not yet numbered, not counting
+     * constant ones. */
+    for (int i = 0; i < n; i++)
+        mark[i] = -1;
     for (int i = 0; i < n; i++) {
         int d = 0;
         for (int k = 0; k < byoc_node_arg_count(g, i); k++) {
             int a = byoc_node_arg(g, i, k);
-            if (mark[a] != i) {
+            if (mark[a] != i && !konst[a]) {
                 mark[a] = i;
                 d++;
             }
@@ -386,13 +397,36 @@ void bx_pmap_init(bx_pmap *pm, const byoc_graph *g)
         mark[i] = -1;
     int sp = 0;
     for (int i = n; i-- > 0;)
-        if (missing[i] == 0)
+        if (missing[i] == 0 && !konst[i])
             stack[sp++] = i;
+    /* The constant calls go on a second stack while they are numbered,
+     * in post-order from the node that reads them; done[] says numbered. */
+    int *kstack = malloc(sz * sizeof *kstack), *kargi = malloc(sz * sizeof *kargi);
+    char *done = calloc(sz, 1);
+    if (!kstack || !kargi || !done)
+        bx_die("out of memory");
     while (sp > 0) {
         int x = stack[--sp];
-        if (byoc_node_kind_of(g, x) == BYOC_N_CALL) {
-            pm->index[x] = (uint32_t)pm->ncalls;
-            pm->calls[pm->ncalls++] = x;
+        int ksp = 0;
+        kstack[ksp] = x;
+        kargi[ksp++] = 0;
+        while (ksp > 0) {
+            int y = kstack[ksp - 1];
+            if (kargi[ksp - 1] < byoc_node_arg_count(g, y)) {
+                int a = byoc_node_arg(g, y, kargi[ksp - 1]++);
+                if (konst[a] && !done[a]) {
+                    done[a] = 1;
+                    kstack[ksp] = a;
+                    kargi[ksp++] = 0;
+                }
+                continue;
+            }
+            ksp--;
+            done[y] = 1;
+            if (byoc_node_kind_of(g, y) == BYOC_N_CALL) {
+                pm->index[y] = (uint32_t)pm->ncalls;
+                pm->calls[pm->ncalls++] = y;
+            }
         }
         int nr = 0;
         for (int k = 0; k < byoc_node_consumer_count(g, x); k++) {
@@ -417,12 +451,151 @@ void bx_pmap_init(bx_pmap *pm, const byoc_graph *g)
         for (int a = 0; a < nr; a++)
             stack[sp++] = ready[a];
     }
+    /* Constant calls that nothing reads (an output computed from
+     * constants alone). */
+    for (int i = 0; i < n; i++)
+        if (konst[i] && !done[i] && byoc_node_kind_of(g, i) == BYOC_N_CALL) {
+            pm->index[i] = (uint32_t)pm->ncalls;
+            pm->calls[pm->ncalls++] = i;
+        }
+    free(konst);
+    free(kstack);
+    free(kargi);
+    free(done);
     bx_assert(pm->ncalls <= (size_t)n);
     free(height);
     free(missing);
     free(mark);
     free(stack);
     free(ready);
+}
+
+/* The output order: the post-order of a depth-first walk from the graph's
+ * output (arguments in order), then any calls the output does not reach,
+ * in graph order.  Each call comes right after what it needs, which is how
+ * TVM prints a module, and what a call needs that does not depend on the
+ * rest (an attention mask's reshapes) comes early, together. */
+static void output_walk(bx_pmap *pm, int root, char *seen, int *stack, int *argi)
+{
+    const byoc_graph *g = pm->graph;
+    if (seen[root])
+        return;
+    int sp = 0;
+    stack[sp] = root;
+    argi[sp] = 0;
+    sp++;
+    seen[root] = 1;
+    while (sp > 0) {
+        int v = stack[sp - 1];
+        if (argi[sp - 1] < byoc_node_arg_count(g, v)) {
+            int a = byoc_node_arg(g, v, argi[sp - 1]++);
+            if (!seen[a]) {
+                seen[a] = 1;
+                stack[sp] = a;
+                argi[sp] = 0;
+                sp++;
+            }
+            continue;
+        }
+        sp--;
+        if (byoc_node_kind_of(g, v) == BYOC_N_CALL) {
+            pm->index[v] = (uint32_t)pm->ncalls;
+            pm->calls[pm->ncalls++] = v;
+        }
+    }
+}
+
+static void output_order(bx_pmap *pm)
+{
+    const byoc_graph *g = pm->graph;
+    int n = byoc_graph_node_count(g);
+    size_t sz = (size_t)(n ? n : 1);
+    char *seen = calloc(sz, 1);
+    int *stack = malloc(sz * sizeof *stack);
+    int *argi = malloc(sz * sizeof *argi);
+    if (!seen || !stack || !argi)
+        bx_die("out of memory");
+    if (byoc_graph_output(g) >= 0)
+        output_walk(pm, byoc_graph_output(g), seen, stack, argi);
+    for (int i = 0; i < n; i++)
+        output_walk(pm, i, seen, stack, argi);
+    free(seen);
+    free(stack);
+    free(argi);
+}
+
+/* The holes an order leaves: over all candidates, the nodes between a
+ * candidate's first and last call that are not its own.  A step by a
+ * candidate with holes leaves those nodes open behind placed ones, and
+ * every such choice that later steps do not undo is another state. */
+static uint64_t order_holes(const bx_pmap *pm, const bx_cand_set *cs)
+{
+    uint64_t holes = 0;
+    for (size_t i = 0; i < cs->n; i++) {
+        const bx_cand *c = &cs->cands[i];
+        uint32_t lo = UINT32_MAX, hi = 0, k = 0;
+        for (int j = 0; j < c->nnodes; j++) {
+            uint32_t x = pm->index[c->nodes[j]];
+            if (x == UINT32_MAX)
+                continue;
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
+            k++;
+        }
+        if (k)
+            holes += (uint64_t)(hi - lo + 1 - k);
+    }
+    return holes;
+}
+
+/* Number the calls for the search.  Its next node is the lowest unplaced
+ * one, so how many states it makes depends on the order (doc/partitioner.md
+ * section 4): two orders are made, the output order and the readiness
+ * order, and the one whose candidates leave fewer holes is kept (the
+ * output order on a tie).  Neither is always better: the readiness order
+ * puts a transformer's key/value outputs next to their producers, the
+ * output order puts calls that depend only on early values (a mask's
+ * per-layer reshapes) next to each other. */
+static void pmap_call_edges(bx_pmap *pm);
+
+void bx_pmap_init(bx_pmap *pm, const byoc_graph *g, const bx_cand_set *cs)
+{
+    int n = byoc_graph_node_count(g);
+    size_t sz = (size_t)(n ? n : 1);
+    pm->graph = g;
+    pm->index = malloc(sz * sizeof *pm->index);
+    pm->calls = malloc(sz * sizeof *pm->calls);
+    if (!pm->index || !pm->calls)
+        bx_die("out of memory");
+    for (int i = 0; i < n; i++)
+        pm->index[i] = UINT32_MAX;
+    pm->ncalls = 0;
+    output_order(pm);
+    uint64_t hout = order_holes(pm, cs);
+    uint32_t *keep_index = pm->index;
+    int *keep_calls = pm->calls;
+    size_t keep_n = pm->ncalls;
+    pm->index = malloc(sz * sizeof *pm->index);
+    pm->calls = malloc(sz * sizeof *pm->calls);
+    if (!pm->index || !pm->calls)
+        bx_die("out of memory");
+    for (int i = 0; i < n; i++)
+        pm->index[i] = UINT32_MAX;
+    pm->ncalls = 0;
+    readiness_order(pm);
+    uint64_t hready = order_holes(pm, cs);
+    bool ready = hready < hout;
+    if (ready) {
+        free(keep_index);
+        free(keep_calls);
+    } else {
+        free(pm->index);
+        free(pm->calls);
+        pm->index = keep_index;
+        pm->calls = keep_calls;
+        pm->ncalls = keep_n;
+    }
+    bx_assert(pm->ncalls <= (size_t)n);
     pm->efrom = pm->eto = NULL;
     pm->ebytes = NULL;
     pmap_call_edges(pm);
@@ -586,7 +759,7 @@ int bx_session_open(bx_session *s, const byoc_graph *g, const byoc_partition_opt
                                          c->efficiency);
     }
     s->candidate_seconds = now_seconds() - t0;
-    bx_pmap_init(&s->pmap, g);
+    bx_pmap_init(&s->pmap, g, &s->cands);
     return 0;
 }
 

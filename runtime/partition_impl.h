@@ -31,7 +31,7 @@ typedef struct bx_pmap {
     size_t nedges;
 } bx_pmap;
 
-void bx_pmap_init(bx_pmap *pm, const byoc_graph *g);
+void bx_pmap_init(bx_pmap *pm, const byoc_graph *g, const bx_cand_set *cs);
 void bx_pmap_free(bx_pmap *pm);
 void bx_pmap_edges(bx_pmap *pm, bx_search_problem *p);
 

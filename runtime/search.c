@@ -281,6 +281,19 @@ typedef struct bx_state {
     bool dominated;         /* another state of its group is at least as good */
 } bx_state;
 
+/* A footprint: the open entries (unplaced nodes with an edge into some
+ * chosen partitions) and exits (unplaced nodes those partitions, or the
+ * partitions they feed, have an edge to).  See fp_step. */
+typedef struct fp_view {
+    const uint32_t *p, *s;
+    uint32_t np, ns;
+} fp_view;
+
+typedef struct fp_new {
+    size_t p, s;        /* offsets into search.nl */
+    uint32_t np, ns;
+} fp_new;
+
 typedef struct search {
     const bx_search_problem *p;
     bx_search_result *r;
@@ -300,7 +313,12 @@ typedef struct search {
     uint32_t *shape;            /* candidate -> number of its node set */
     const bx_cand **shapes;     /* shape number -> a candidate with that set */
     uint32_t nshapes;
-    double *suffix;             /* sum of m(u) over u >= v */
+    /* The A* bound (see bound_tables): for each v, the sum over u >= v of
+     * m_v(u) (fin) and how many u >= v have no candidate starting at v or
+     * later (ninf); for each u, the steps of m_v(u). */
+    double *tfin, *rval;
+    uint32_t *tinf, *rv;
+    size_t *roff;
     double *m;
     /* the states */
     bx_arena keys;
@@ -323,8 +341,18 @@ typedef struct search {
     uint32_t *ucnt, *decst, *decr;  /* boundary: unplaced neighbours, and how
                                        many of them a step places */
     uint8_t *copen;                 /* a step's node keeps an unplaced one */
-    uint8_t *rel, *cr, *rc, *keep;  /* for kcap kept partitions (+ C) */
+    uint8_t *rel, *cr, *rc, *keep;  /* for kcap footprints */
     size_t kcap;
+    size_t keycap;                  /* words of key */
+    struct fp_view *fpv;            /* the expanded state's footprints */
+    uint32_t *fpbuf;                /* ... their nodes */
+    size_t fpbufcap;
+    uint32_t *nl;                   /* a step's new footprints' nodes */
+    size_t nlcap;
+    struct fp_new *fn;              /* ... and the footprints */
+    size_t fncap;
+    uint32_t *ord;                  /* ... in key order */
+    uint32_t *mark2, stamp2;
 } search;
 
 /* Zeroed memory that lives as long as the search. */
@@ -345,6 +373,12 @@ static void search_free(search *s)
     free(s->st);
     free(s->slots);
     free(s->gslots);
+    free(s->key);
+    free(s->fpv);
+    free(s->fpbuf);
+    free(s->nl);
+    free(s->fn);
+    free(s->ord);
 }
 
 static bool upbit(const search *s, uint32_t b, uint32_t a)
@@ -464,6 +498,129 @@ static uint64_t shape_hash(const bx_cand *c)
     return h ^ (h >> 29);
 }
 
+/* The A* bound.  A completion from a state whose lowest unplaced node is v
+ * uses only candidates whose lowest node is v or later (every node below v
+ * is placed), so each unplaced node u pays at least
+ *
+ *     m_v(u) = min { cost(D)/|D| : u in D, lowest(D) >= v },
+ *
+ * and h = the sum of m_v(u) over the unplaced u is admissible.  It is also
+ * consistent: a step by C from v to v2 >= v lowers it by at most the sum of
+ * m_v(u) over C's nodes (m only grows with v), which is at most cost(C).
+ * Growing with v is what makes it tighter than a fixed share per node: a
+ * large kernel (a `fusion any` region over most of the model) lowers the
+ * nodes' shares only while its first node is still open.
+ *
+ * Summing over a state's unplaced nodes directly would cost the whole
+ * suffix, so a sweep from the last node down builds, for every v, the sum
+ * over all u >= v (tfin, with tinf counting the u that no candidate
+ * starting at v or later holds), and a state subtracts m_v(u) for the
+ * placed nodes of its window.  For that, each node keeps the steps of
+ * m_v(u) as v falls (rv, rval from roff[u]: the sweep position of each
+ * decrease and the new value), which are at most its candidates. */
+static void bound_tables(search *s)
+{
+    const bx_search_problem *p = s->p;
+    uint32_t n = s->n;
+    double *cur = xcalloc(n, sizeof(double));
+    s->tfin = NEWN(s, double, n + 1);
+    s->tinf = NEWN(s, uint32_t, n + 1);
+    s->roff = NEWN(s, size_t, (size_t)n + 1);
+    /* The decreases, in sweep order, then bucketed by node. */
+    size_t nrec = 0, caprec = 0;
+    struct rec { uint32_t u, v; double val; } *rec = NULL;
+    double fin = 0;
+    uint32_t ninf = 0;
+    for (uint32_t x = 0; x < n; x++)
+        cur[x] = INFINITY;
+    for (uint32_t v = n; v-- > 0;) {
+        ninf++;     /* v joins, with no candidate yet */
+        for (uint32_t bi = s->boff[v]; bi < s->boff[v + 1]; bi++) {
+            const bx_cand *c = &p->cands[s->bucket[bi]];
+            double share = c->cost / c->k;
+            for (uint32_t j = 0; j < c->k; j++) {
+                uint32_t u = c->nodes[j];
+                if (!(share < cur[u]))
+                    continue;
+                if (isinf(cur[u])) {
+                    ninf--;
+                    fin += share;
+                } else {
+                    fin -= cur[u] - share;
+                }
+                cur[u] = share;
+                if (nrec && rec[nrec - 1].u == u && rec[nrec - 1].v == v) {
+                    rec[nrec - 1].val = share;
+                } else {
+                    rec = grow(rec, &caprec, nrec + 1, sizeof(*rec));
+                    rec[nrec++] = (struct rec){ u, v, share };
+                }
+            }
+        }
+        s->tfin[v] = fin;
+        s->tinf[v] = ninf;
+    }
+    for (size_t i = 0; i < nrec; i++)
+        s->roff[rec[i].u + 1]++;
+    for (uint32_t x = 0; x < n; x++)
+        s->roff[x + 1] += s->roff[x];
+    s->rv = NEWN(s, uint32_t, nrec);
+    s->rval = NEWN(s, double, nrec);
+    size_t *fill = xcalloc((size_t)n + 1, sizeof(size_t));
+    for (size_t i = 0; i < nrec; i++) {
+        size_t at = s->roff[rec[i].u] + fill[rec[i].u]++;
+        s->rv[at] = rec[i].v;
+        s->rval[at] = rec[i].val;
+    }
+    free(fill);
+    free(rec);
+    free(cur);
+}
+
+/* m_v(u), or +inf when no candidate holding u starts at v or later.  Its
+ * steps are by decreasing sweep position: the value is that of the last
+ * step at v or later. */
+static double m_at(const search *s, uint32_t v, uint32_t u)
+{
+    size_t lo = s->roff[u], hi = s->roff[u + 1];
+    if (lo == hi || s->rv[lo] < v)
+        return INFINITY;
+    while (hi - lo > 1) {       /* rv[lo] >= v > rv[hi] (hi past the end) */
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->rv[mid] >= v)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return s->rval[lo];
+}
+
+/* The bound for a state whose lowest unplaced node is v2 and whose placed
+ * nodes at v2 and later are the window words w[0 .. nw) from v2's word on
+ * (bits below v2 in w[0] ignored). */
+static double bound(const search *s, uint32_t v2, const uint64_t *w, uint32_t nw)
+{
+    if (v2 >= s->n)
+        return 0;
+    double fin = s->tfin[v2];
+    uint32_t ninf = s->tinf[v2], base2 = v2 >> 6;
+    for (uint32_t i = 0; i < nw; i++) {
+        uint64_t bits = w[i];
+        if (i == 0)
+            bits &= ~(uint64_t)0 << (v2 & 63);
+        for (; bits; bits &= bits - 1) {
+            double m = m_at(s, v2, (base2 + i) * 64 + (uint32_t)__builtin_ctzll(bits));
+            if (isinf(m))
+                ninf--;
+            else
+                fin -= m;
+        }
+    }
+    if (ninf > 0)
+        return INFINITY;    /* some open node has no usable candidate left */
+    return fin > 0 ? fin : 0;
+}
+
 /* Keep the usable candidates, bucket them by lowest node, number their
  * node sets and work out the A* bound.  Returns false with r->error set when
  * some node is in no usable candidate. */
@@ -513,9 +670,6 @@ static bool prepare_candidates(search *s)
         }
         s->boff[x + 1] += s->boff[x];
     }
-    s->suffix = NEWN(s, double, n + 1);
-    for (uint32_t x = n; x-- > 0;)
-        s->suffix[x] = s->suffix[x + 1] + s->m[x];
 
     /* Buckets, and shape numbers through a small open-addressing table. */
     s->bucket = NEWN(s, uint32_t, s->boff[n]);
@@ -547,27 +701,39 @@ static bool prepare_candidates(search *s)
     free(table);
     free(fill);
     free(usable);
+    bound_tables(s);
     return true;
 }
 
 static void prepare(search *s)
 {
     const bx_search_problem *p = s->p;
+    /* Transfers matter only between two devices that both run some usable
+     * candidate: a search over one device's targets carries no devices in
+     * its states, whatever links the registry declares. */
     s->transfers = false;
+    uint8_t *used = xcalloc(p->ndev, 1);
+    for (uint32_t x = 0; x < s->n; x++)
+        for (uint32_t bi = s->boff[x]; bi < s->boff[x + 1]; bi++)
+            used[p->cands[s->bucket[bi]].dev] = 1;
     for (uint32_t a = 0; a < p->ndev; a++)
         for (uint32_t b = 0; b < p->ndev; b++) {
             size_t i = (size_t)a * p->ndev + b;
-            if (a != b && (p->latency[i] != 0 || !isinf(p->bandwidth[i])))
+            if (a != b && used[a] && used[b] &&
+                (p->latency[i] != 0 || !isinf(p->bandwidth[i])))
                 s->transfers = true;
         }
+    free(used);
     size_t nw = BX_BITSET_WORDS(s->n);
     /* A key holds at most: 4 counts, a window of nw + 1 words, one shape per
      * placed partition and one word per placed node. */
-    s->key = NEWN(s, uint64_t, 4 + nw + 1 + 2 * (size_t)s->n);
+    s->keycap = 4 + nw + 1 + 2 * (size_t)s->n;
+    s->key = xcalloc(s->keycap, sizeof(uint64_t));
     s->gkey = NEWN(s, uint64_t, 4 + nw + 1 + 2 * (size_t)s->n);
     s->tw = NEWN(s, uint64_t, nw + 1);
     s->devof = NEWN(s, uint32_t, s->n);
     s->mark = NEWN(s, uint32_t, s->n);
+    s->mark2 = NEWN(s, uint32_t, s->n);
     s->ucnt = NEWN(s, uint32_t, s->n);
     s->decst = NEWN(s, uint32_t, s->n);
     s->decr = NEWN(s, uint32_t, s->n);
@@ -835,8 +1001,309 @@ static void relax(search *s, uint32_t len, double g, double h, uint32_t parent,
          * one costs nothing when it does not happen and keeps the result
          * exact if rounding ever makes it happen. */
         t->closed = false;
-        bx_heap_push(s->heap, priority(s, t), i);
+        /* Of states tied on cost, the one with more placed first: a
+         * plateau of equal placements is then walked depth first. */
+        bx_heap_push_tie(s->heap, priority(s, t), s->n - t->placed, i);
     }
+}
+
+/* ---- Footprints ---------------------------------------------------------
+ *
+ * What the chosen partitions mean for the future is only which unplaced
+ * nodes they connect: a path may enter a partition at one node and leave
+ * it at another that the first does not reach in the DAG, so a later
+ * kernel could close a cycle through it.  A footprint (P, S) says that
+ * every node of P reaches every node of S through chosen partitions: P
+ * holds unplaced nodes with an edge into a partition X, S the unplaced
+ * nodes that X, or a partition X has an edge to, has an edge to.  A kernel
+ * C then closes a cycle exactly when, following the DAG and footprints, a
+ * path goes from C into some P and from the matching S back to C.
+ *
+ * A state keeps its footprints, not its partitions, so two placements
+ * whose partitions differ but connect the same open nodes are one state;
+ * a partition that no open node reaches (P empty) or that reaches none (S
+ * empty) leaves no footprint at all: it can never be on a cycle with a
+ * future kernel.  This is what keeps a transformer's key/value outputs,
+ * whose kernels lead only to the graph's outputs, out of the states.
+ * Footprints with the same P are merged (the pairs they stand for are the
+ * same), and they are sorted, so the key is canonical.
+ *
+ * In a key a footprint is a word np << 32 | ns, then its np + ns nodes,
+ * two to a word. */
+
+static void *xrealloc(void *ptr, size_t size)
+{
+    ptr = realloc(ptr, size ? size : 1);
+    if (!ptr)
+        bx_die("out of memory");
+    return ptr;
+}
+
+static void key_reserve(search *s, size_t words)
+{
+    if (words <= s->keycap)
+        return;
+    size_t cap = s->keycap * 2;
+    while (cap < words)
+        cap *= 2;
+    s->key = xrealloc(s->key, cap * sizeof(uint64_t));
+    s->keycap = cap;
+}
+
+static uint32_t fp_words(uint32_t np, uint32_t ns)
+{
+    return 1 + (np + ns + 1) / 2;
+}
+
+/* The footprints of a key's fw words, into s->fpv (and s->fpbuf); makes
+ * room for as many more in the per-footprint tables.  Returns how many. */
+static uint32_t fp_decode(search *s, const uint64_t *w, uint32_t fw)
+{
+    uint32_t k = 0;
+    size_t nodes = 0;
+    for (uint32_t i = 0; i < fw; k++) {
+        uint32_t np = (uint32_t)(w[i] >> 32), ns = (uint32_t)w[i];
+        nodes += np + ns;
+        i += fp_words(np, ns);
+    }
+    if (k + 1 > s->kcap) {     /* rare: the arena keeps the old arrays */
+        size_t cap = 2 * ((size_t)k + 1);
+        s->rel = NEWN(s, uint8_t, cap * cap);
+        s->cr = NEWN(s, uint8_t, cap);
+        s->rc = NEWN(s, uint8_t, cap);
+        s->keep = NEWN(s, uint8_t, cap);
+        s->queue = NEWN(s, uint32_t, cap);
+        s->fpv = xrealloc(s->fpv, cap * sizeof(fp_view));
+        s->kcap = cap;
+    }
+    if (nodes + 1 > s->fpbufcap) {
+        s->fpbufcap = 2 * (nodes + 1);
+        s->fpbuf = xrealloc(s->fpbuf, s->fpbufcap * sizeof(uint32_t));
+    }
+    uint32_t *buf = s->fpbuf;
+    k = 0;
+    for (uint32_t i = 0; i < fw; k++) {
+        uint32_t np = (uint32_t)(w[i] >> 32), ns = (uint32_t)w[i];
+        for (uint32_t j = 0; j < np + ns; j++)
+            buf[j] = (uint32_t)(w[i + 1 + j / 2] >> (j & 1 ? 32 : 0));
+        s->fpv[k] = (fp_view){ buf, buf + np, np, ns };
+        buf += np + ns;
+        i += fp_words(np, ns);
+    }
+    return k;
+}
+
+/* Does some node of a equal or reach some node of b?  Both increasing. */
+static bool meets(const search *s, const uint32_t *a, uint32_t na,
+                  const uint32_t *b, uint32_t nb)
+{
+    for (uint32_t i = 0, j = 0; i < na && j < nb;) {
+        if (a[i] == b[j])
+            return true;
+        if (a[i] < b[j])
+            i++;
+        else
+            j++;
+    }
+    return reaches(s, a, na, b, nb);
+}
+
+static void nl_reserve(search *s, size_t need)
+{
+    if (need <= s->nlcap)
+        return;
+    s->nlcap = s->nlcap ? s->nlcap : 64;
+    while (s->nlcap < need)
+        s->nlcap *= 2;
+    s->nl = xrealloc(s->nl, s->nlcap * sizeof(uint32_t));
+}
+
+/* Sort and deduplicate nl[at .. at + n); returns the new length. */
+static uint32_t sort_unique(search *s, size_t at, uint32_t n)
+{
+    uint32_t *v = s->nl + at;
+    qsort(v, n, sizeof(uint32_t), cmp_u32);
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (m == 0 || v[i] != v[m - 1])
+            v[m++] = v[i];
+    return m;
+}
+
+static const search *fp_sort_ctx;   /* qsort has no context argument */
+
+static int cmp_fp(const void *a, const void *b)
+{
+    const search *s = fp_sort_ctx;
+    const fp_new *x = &s->fn[*(const uint32_t *)a], *y = &s->fn[*(const uint32_t *)b];
+    uint32_t n = x->np < y->np ? x->np : y->np;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t u = s->nl[x->p + i], w = s->nl[y->p + i];
+        if (u != w)
+            return u < w ? -1 : 1;
+    }
+    if (x->np != y->np)
+        return x->np < y->np ? -1 : 1;
+    return (*(const uint32_t *)a > *(const uint32_t *)b) -
+           (*(const uint32_t *)a < *(const uint32_t *)b);
+}
+
+/* Is y unplaced once the step whose nodes carry s->stamp is taken? */
+static bool open_after(const search *s, const uint64_t *pw, uint32_t nw, uint32_t v,
+                       uint32_t y)
+{
+    return s->mark[y] != s->stamp && !placed_in(pw, nw, v, y);
+}
+
+/* The footprints after placing C (whose nodes carry s->stamp) in a state
+ * with the k footprints s->fpv, written at (*o)[len ..); returns the number
+ * of words.  For an old footprint (P, S): C's nodes leave P and S, and if
+ * C met S (the partitions feed C) S gains S_C.  C's own is (P_C, S_C): its
+ * open predecessors, and its open successors plus the S of every
+ * footprint whose P C met (C feeds those partitions).  A step that closes
+ * a cycle (C in both P and S of one footprint) was refused before. */
+static uint32_t fp_step(search *s, const bx_cand *c, const uint64_t *pw, uint32_t nw,
+                        uint32_t v, uint32_t k, uint64_t **o, uint32_t len)
+{
+    const fp_view *F = s->fpv;
+    size_t total = 0;
+    for (uint32_t j = 0; j < k; j++)
+        total += F[j].np + F[j].ns;
+    /* C's neighbours, and S_C. */
+    if (++s->stamp2 == 0) {
+        memset(s->mark2, 0, s->n * sizeof(uint32_t));
+        s->stamp2 = 1;
+    }
+    size_t top = 0;
+    nl_reserve(s, total * 2 + 64);
+    size_t pc = top;
+    uint32_t npc = 0;
+    for (uint32_t j = 0; j < c->k; j++) {
+        uint32_t x = c->nodes[j];
+        for (uint32_t e = s->poff[x]; e < s->poff[x + 1]; e++) {
+            uint32_t y = s->pred[e].node;
+            if (open_after(s, pw, nw, v, y) && s->mark2[y] != s->stamp2) {
+                s->mark2[y] = s->stamp2;
+                nl_reserve(s, top + 1);
+                s->nl[top++] = y;
+                npc++;
+            }
+        }
+    }
+    size_t sc = top;
+    uint32_t nsc = 0;
+    for (uint32_t j = 0; j < c->k; j++) {
+        uint32_t x = c->nodes[j];
+        for (uint32_t e = s->soff[x]; e < s->soff[x + 1]; e++) {
+            uint32_t y = s->succ[e].node;
+            if (open_after(s, pw, nw, v, y)) {
+                nl_reserve(s, top + 1);
+                s->nl[top++] = y;
+                nsc++;
+            }
+        }
+    }
+    for (uint32_t j = 0; j < k; j++) {
+        bool feeds = false;
+        for (uint32_t i = 0; i < F[j].np && !feeds; i++)
+            feeds = s->mark[F[j].p[i]] == s->stamp;
+        if (!feeds)
+            continue;
+        for (uint32_t i = 0; i < F[j].ns; i++)
+            if (s->mark[F[j].s[i]] != s->stamp) {
+                nl_reserve(s, top + 1);
+                s->nl[top++] = F[j].s[i];
+                nsc++;
+            }
+    }
+    nsc = sort_unique(s, sc, nsc);
+    top = sc + nsc;
+    npc = sort_unique(s, pc, npc);
+
+    /* The new footprints. */
+    if (k + 1 > s->fncap) {
+        s->fncap = 2 * ((size_t)k + 1);
+        s->fn = xrealloc(s->fn, s->fncap * sizeof(fp_new));
+        s->ord = xrealloc(s->ord, s->fncap * sizeof(uint32_t));
+    }
+    uint32_t nf = 0;
+    if (npc && nsc)
+        s->fn[nf++] = (fp_new){ pc, sc, npc, nsc };
+    for (uint32_t j = 0; j < k; j++) {
+        nl_reserve(s, top + F[j].np + F[j].ns + nsc);
+        size_t p0 = top;
+        uint32_t np = 0, ns = 0;
+        for (uint32_t i = 0; i < F[j].np; i++)
+            if (s->mark[F[j].p[i]] != s->stamp)
+                s->nl[top + np++] = F[j].p[i];
+        top += np;
+        if (!np)
+            continue;
+        size_t s0 = top;
+        bool fed = false;
+        for (uint32_t i = 0; i < F[j].ns; i++) {
+            if (s->mark[F[j].s[i]] == s->stamp)
+                fed = true;
+            else
+                s->nl[top + ns++] = F[j].s[i];
+        }
+        if (fed) {
+            memcpy(s->nl + top + ns, s->nl + sc, nsc * sizeof(uint32_t));
+            ns += nsc;
+            ns = sort_unique(s, s0, ns);
+        }
+        top += ns;
+        if (!ns) {
+            top = p0;
+            continue;
+        }
+        s->fn[nf++] = (fp_new){ p0, s0, np, ns };
+    }
+    /* Sorted by P; equal P merged (S united). */
+    for (uint32_t i = 0; i < nf; i++)
+        s->ord[i] = i;
+    fp_sort_ctx = s;
+    qsort(s->ord, nf, sizeof(uint32_t), cmp_fp);
+    uint32_t words = 0;
+    for (uint32_t i = 0; i < nf;) {
+        fp_new *f = &s->fn[s->ord[i]];
+        uint32_t j = i + 1;
+        size_t sat = f->s;
+        uint32_t ns = f->ns;
+        bool merged = false;
+        for (; j < nf; j++) {
+            const fp_new *g = &s->fn[s->ord[j]];
+            if (g->np != f->np || memcmp(s->nl + g->p, s->nl + f->p, f->np * sizeof(uint32_t)))
+                break;
+            if (!merged) {
+                nl_reserve(s, top + ns);
+                memcpy(s->nl + top, s->nl + sat, ns * sizeof(uint32_t));
+                sat = top;
+                merged = true;
+            }
+            nl_reserve(s, sat + ns + g->ns);
+            memcpy(s->nl + sat + ns, s->nl + g->s, g->ns * sizeof(uint32_t));
+            ns += g->ns;
+        }
+        if (merged) {
+            ns = sort_unique(s, sat, ns);
+            top = sat + ns;
+        }
+        uint32_t fwords = fp_words(f->np, ns);
+        key_reserve(s, (size_t)len + words + fwords + 2 + 2 * (size_t)s->n);
+        uint64_t *out = s->key + len + words;
+        out[0] = (uint64_t)f->np << 32 | ns;
+        for (uint32_t q = 1; q < fwords; q++)
+            out[q] = 0;
+        for (uint32_t q = 0; q < f->np + ns; q++) {
+            uint32_t node = q < f->np ? s->nl[f->p + q] : s->nl[sat + q - f->np];
+            out[1 + q / 2] |= (uint64_t)node << (q & 1 ? 32 : 0);
+        }
+        words += fwords;
+        i = j;
+    }
+    *o = s->key;
+    return words;
 }
 
 /* ---- Expanding a state ------------------------------------------------ */
@@ -853,13 +1320,12 @@ static void expand(search *s, uint32_t si, bool beam)
     uint32_t placed = s->st[si].placed;
     uint32_t v = (uint32_t)key[0], nw = (uint32_t)key[1], base = v >> 6, n = s->n;
     const uint64_t *pw = key + 2;
-    uint32_t k = (uint32_t)key[2 + nw];
-    const uint64_t *live = key + 3 + nw;
+    uint32_t fw = (uint32_t)key[2 + nw];
     uint32_t nb = 0;
     const uint64_t *bd = NULL;
     if (s->transfers) {
-        nb = (uint32_t)key[3 + nw + k];
-        bd = key + 4 + nw + k;
+        nb = (uint32_t)key[3 + nw + fw];
+        bd = key + 4 + nw + fw;
         for (uint32_t j = 0; j < nb; j++) {
             uint32_t y = (uint32_t)(bd[j] >> 32), cnt = 0;
             s->devof[y] = (uint32_t)bd[j];
@@ -873,21 +1339,12 @@ static void expand(search *s, uint32_t si, bool beam)
     if (v > s->deepest)
         s->deepest = v;
 
-    /* Reachability among the kept partitions, the same for every step. */
-    if (k + 1 > s->kcap) {     /* rare: the arena keeps the old arrays */
-        size_t cap = 2 * ((size_t)k + 1);
-        s->rel = NEWN(s, uint8_t, cap * cap);
-        s->cr = NEWN(s, uint8_t, cap);
-        s->rc = NEWN(s, uint8_t, cap);
-        s->keep = NEWN(s, uint8_t, cap);
-        s->queue = NEWN(s, uint32_t, cap);
-        s->kcap = cap;
-    }
+    /* The footprints, and which reaches which: the same for every step. */
+    uint32_t k = fp_decode(s, key + 3 + nw, fw);
+    const fp_view *F = s->fpv;
     for (uint32_t j = 0; j < k; j++)
-        for (uint32_t i = 0; i < k; i++) {
-            const bx_cand *a = s->shapes[live[j]], *b = s->shapes[live[i]];
-            s->rel[j * k + i] = i != j && reaches(s, a->nodes, a->k, b->nodes, b->k);
-        }
+        for (uint32_t i = 0; i < k; i++)
+            s->rel[j * k + i] = i != j && meets(s, F[j].s, F[j].ns, F[i].p, F[i].np);
 
     for (uint32_t bi = s->boff[v]; bi < s->boff[v + 1]; bi++) {
         uint32_t ci = s->bucket[bi];
@@ -943,15 +1400,14 @@ static void expand(search *s, uint32_t si, bool beam)
                 continue;
         }
 
-        /* Cycle: C reaches kept partitions, they reach others, and one of
-         * those reaches C. */
+        /* Cycle: C reaches a footprint (one of its nodes is, or reaches,
+         * an entry), that one others, and one of those reaches C. */
         if (k) {
             uint32_t qn = 0;
             bool cyclic = false;
             for (uint32_t j = 0; j < k; j++) {
-                const bx_cand *x = s->shapes[live[j]];
-                s->cr[j] = reaches(s, cn, ck, x->nodes, x->k);
-                s->rc[j] = reaches(s, x->nodes, x->k, cn, ck);
+                s->cr[j] = meets(s, cn, ck, F[j].p, F[j].np);
+                s->rc[j] = meets(s, F[j].s, F[j].ns, cn, ck);
                 s->keep[j] = s->cr[j];
                 if (s->cr[j])
                     s->queue[qn++] = j;
@@ -1001,74 +1457,23 @@ static void expand(search *s, uint32_t si, bool beam)
         o[len++] = nw2;
         double h = 0;
         if (v2 < n) {
-            h = s->suffix[v2];
-            for (uint32_t i = 0; i < nw2; i++) {
-                uint64_t bits = tw[shift + i];
-                o[len++] = bits;
-                if (i == 0)
-                    bits &= ~(uint64_t)0 << (v2 & 63);
-                for (; bits; bits &= bits - 1)
-                    h -= s->m[(base2 + i) * 64 + (uint32_t)__builtin_ctzll(bits)];
+            for (uint32_t i = 0; i < nw2; i++)
+                o[len++] = tw[shift + i];
+            h = bound(s, v2, tw + shift, nw2);
+            if (isinf(h)) {
+                s->r->rejected_dead++;
+                continue;
             }
-            if (h < 0)
-                h = 0;
         }
 
-        /* Kept partitions: those reachable from an unplaced node, directly
-         * (an unplaced ancestor) or through another kept partition.  Item k
-         * is C itself. */
-        uint32_t nkept = 0;
+        /* The new footprints (see fp_step). */
+        uint32_t fslot = len++;
+        o[fslot] = 0;
         if (v2 < n) {
-            for (uint32_t j = 0; j <= k; j++) {
-                const bx_cand *x = j < k ? s->shapes[live[j]] : c;
-                bool direct = false;
-                for (uint32_t a = x->k; a-- > 0 && !direct;) {
-                    uint32_t y = x->nodes[a];
-                    if (y <= v2)
-                        break;
-                    const uint64_t *row = s->up + s->upoff[y];
-                    for (uint32_t w = base2; w <= y >> 6 && !direct; w++) {
-                        uint64_t pl = w - base < top ? tw[w - base] : 0;
-                        direct = (row[w] & ~pl) != 0;
-                    }
-                }
-                s->keep[j] = direct;
-            }
-            for (bool changed = true; changed;) {
-                changed = false;
-                for (uint32_t j = 0; j <= k; j++) {
-                    if (!s->keep[j])
-                        continue;
-                    for (uint32_t i = 0; i <= k; i++) {
-                        if (s->keep[i] || i == j)
-                            continue;
-                        bool r = j == k ? s->cr[i] : i == k ? s->rc[j] : s->rel[j * k + i];
-                        if (r) {
-                            s->keep[i] = 1;
-                            changed = true;
-                        }
-                    }
-                }
-            }
+            uint32_t words = fp_step(s, c, pw, nw, v, k, &o, len);
+            o[fslot] = words;
+            len += words;
         }
-        uint32_t kslot = len++, cshape = s->shape[ci];
-        bool cdone = v2 >= n || !s->keep[k];
-        for (uint32_t j = 0; j < k && v2 < n; j++) {
-            if (!cdone && cshape < live[j]) {
-                o[len++] = cshape;
-                cdone = true;
-                nkept++;
-            }
-            if (s->keep[j]) {
-                o[len++] = live[j];
-                nkept++;
-            }
-        }
-        if (!cdone) {
-            o[len++] = cshape;
-            nkept++;
-        }
-        o[kslot] = nkept;
 
         /* Devices of placed nodes that still have an unplaced neighbour:
          * the old ones and C's, merged by node. */
@@ -1107,7 +1512,7 @@ static void push_root(search *s, bool beam)
     s->key[len++] = 0;     /* no partitions */
     if (s->transfers)
         s->key[len++] = 0; /* no devices */
-    double h = s->suffix[0];
+    double h = bound(s, 0, NULL, 0);
     relax(s, len, 0, h, NONE, NONE, 0, beam);
 }
 

@@ -85,6 +85,8 @@ typedef struct bx_search_result {
     size_t generated;       /* distinct states made (some then found
                                redundant and never expanded) */
     size_t rejected_cyclic; /* steps refused for closing a cycle */
+    size_t rejected_dead;   /* steps to a state that some open node's
+                               candidates can no longer complete */
     size_t rejected_nonconvex;  /* candidates left out as non-convex */
     size_t skipped_infinite;    /* candidates left out for an infinite cost */
     char error[256];        /* why not ok; empty when ok */
