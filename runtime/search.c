@@ -58,6 +58,8 @@
 
 #define NONE UINT32_MAX
 #define BIT(i) ((uint64_t)1 << ((i) & 63))
+/* Words of ancestors each node keeps before its own (see build_graph). */
+#define BAND 8
 
 /* ---- The problem ---------------------------------------------------- */
 
@@ -306,8 +308,9 @@ typedef struct search {
     /* the DAG */
     uint32_t *soff, *poff;
     bx_adj *succ, *pred;
-    uint64_t *up;               /* up(x): words 0 .. x/64 at up + upoff[x] */
-    size_t *upoff;
+    uint64_t *band;             /* x's ancestors in words x/64 - BAND ..
+                                   x/64, at band + x * (BAND + 1) */
+    uint32_t *rmark, rstamp, *rqueue;   /* reachability past the band */
     /* the usable candidates */
     uint32_t *boff, *bucket;    /* by lowest node, in the caller's order */
     uint32_t *shape;            /* candidate -> number of its node set */
@@ -381,20 +384,66 @@ static void search_free(search *s)
     free(s->ord);
 }
 
-static bool upbit(const search *s, uint32_t b, uint32_t a)
+/* Is a an ancestor of b (a < b), when a lies in b's band? */
+static bool band_bit(const search *s, uint32_t b, uint32_t a)
 {
-    return (s->up[s->upoff[b] + (a >> 6)] >> (a & 63)) & 1;
+    uint32_t wb = b >> 6, wa = a >> 6;
+    const uint64_t *row = s->band + (size_t)b * (BAND + 1);
+    return (row[BAND - (wb - wa)] >> (a & 63)) & 1;
+}
+
+static bool in_band(uint32_t b, uint32_t a)
+{
+    return (b >> 6) - (a >> 6) <= BAND;
 }
 
 /* Does some node of a reach some node of b in the DAG?  Both lists are
- * increasing; an ancestor has a lower index. */
-static bool reaches(const search *s, const uint32_t *a, uint32_t na,
+ * increasing; an ancestor has a lower index.  Pairs within the band are
+ * looked up; the others, rare (a footprint's node far ahead of another's),
+ * by a search forward from a over nodes up to b's last. */
+static bool reaches(search *s, const uint32_t *a, uint32_t na,
                     const uint32_t *b, uint32_t nb)
 {
+    bool far = false;
     for (uint32_t j = 0; j < nb; j++)
-        for (uint32_t i = 0; i < na && a[i] < b[j]; i++)
-            if (upbit(s, b[j], a[i]))
+        for (uint32_t i = 0; i < na && a[i] < b[j]; i++) {
+            if (!in_band(b[j], a[i]))
+                far = true;
+            else if (band_bit(s, b[j], a[i]))
                 return true;
+        }
+    if (!far)
+        return false;
+    if (++s->rstamp == 0) {
+        memset(s->rmark, 0, s->n * sizeof(uint32_t));
+        s->rstamp = 1;
+    }
+    uint32_t top = b[nb - 1], stamp = s->rstamp, qn = 0;
+    /* b's nodes carry stamp; visited ones stamp + 1 (a second stamp). */
+    if (++s->rstamp == 0) {
+        memset(s->rmark, 0, s->n * sizeof(uint32_t));
+        s->rstamp = 2;
+        stamp = 1;
+    }
+    for (uint32_t j = 0; j < nb; j++)
+        s->rmark[b[j]] = stamp;
+    for (uint32_t i = 0; i < na; i++)
+        if (a[i] < top && s->rmark[a[i]] != stamp) {
+            s->rmark[a[i]] = s->rstamp;
+            s->rqueue[qn++] = a[i];
+        }
+    for (uint32_t qi = 0; qi < qn; qi++) {
+        uint32_t x = s->rqueue[qi];
+        for (uint32_t e = s->soff[x]; e < s->soff[x + 1]; e++) {
+            uint32_t y = s->succ[e].node;
+            if (y > top || s->rmark[y] == s->rstamp)
+                continue;
+            if (s->rmark[y] == stamp)
+                return true;
+            s->rmark[y] = s->rstamp;
+            s->rqueue[qn++] = y;
+        }
+    }
     return false;
 }
 
@@ -433,60 +482,60 @@ static void build_graph(search *s)
     free(sfill);
     free(pfill);
 
-    /* Ancestor sets in topological order: up(x) is the union of up(q) and
-     * {q} over x's predecessors q, all of which come before x. */
-    s->upoff = NEWN(s, size_t, n + 1);
-    for (uint32_t x = 0; x < n; x++)
-        s->upoff[x + 1] = s->upoff[x] + (x >> 6) + 1;
-    s->up = NEWN(s, uint64_t, s->upoff[n]);
+    /* Ancestors within the band, in topological order: x's are, over its
+     * predecessors q, q and q's (which lie in q's band whenever they lie in
+     * x's, since q's band starts no later). */
+    s->band = NEWN(s, uint64_t, (size_t)n * (BAND + 1));
     for (uint32_t x = 0; x < n; x++) {
-        uint64_t *row = s->up + s->upoff[x];
+        uint64_t *row = s->band + (size_t)x * (BAND + 1);
+        uint32_t wx = x >> 6;
         for (uint32_t e = s->poff[x]; e < s->poff[x + 1]; e++) {
-            uint32_t q = s->pred[e].node;
-            const uint64_t *qrow = s->up + s->upoff[q];
-            for (uint32_t w = 0; w <= q >> 6; w++)
-                row[w] |= qrow[w];
-            row[q >> 6] |= BIT(q);
+            uint32_t q = s->pred[e].node, wq = q >> 6;
+            if (wx - wq > BAND)
+                continue;
+            const uint64_t *qrow = s->band + (size_t)q * (BAND + 1);
+            /* Word w is row[BAND - (wx - w)] and qrow[BAND - (wq - w)]. */
+            uint32_t shift = wx - wq;
+            for (uint32_t i = shift; i <= BAND; i++)
+                row[i - shift] |= qrow[i];
+            row[BAND - shift] |= BIT(q);
         }
     }
+    s->rmark = NEWN(s, uint32_t, n);
+    s->rqueue = NEWN(s, uint32_t, n);
 }
 
-/* A candidate is convex when no node outside it is both a descendant and
- * an ancestor of its nodes.  Such a node lies strictly between its lowest
- * and highest node, so only that range is looked at; anc and mem are zeroed
- * scratch sets of the problem's size, left zeroed. */
-static bool convex(const search *s, const bx_cand *c, uint64_t *anc, uint64_t *mem)
+/* A candidate is convex when no path leaves it and comes back.  Such a
+ * path runs between its lowest and highest node, so a sweep over that
+ * range in order marks the outside nodes some member reaches, and the
+ * candidate is not convex when a member has a marked predecessor.  Costs
+ * the edges in the range; mark is zeroed scratch of the problem's size,
+ * left zeroed. */
+static bool convex(const search *s, const bx_cand *c, uint8_t *mark)
 {
     if (c->k == 1)
         return true;
-    uint32_t lo = c->nodes[0], hi = c->nodes[c->k - 1], wlo = lo >> 6, whi = hi >> 6;
-    for (uint32_t i = 0; i < c->k; i++) {
-        uint32_t x = c->nodes[i];
-        const uint64_t *row = s->up + s->upoff[x];
-        for (uint32_t w = wlo; w <= x >> 6; w++)
-            anc[w] |= row[w];
-        mem[x >> 6] |= BIT(x);
-    }
+    uint32_t lo = c->nodes[0], hi = c->nodes[c->k - 1];
+    enum { MEMBER = 1, REACHED = 2 };
+    for (uint32_t i = 0; i < c->k; i++)
+        mark[c->nodes[i]] = MEMBER;
     bool ok = true;
-    for (uint32_t w = wlo; w <= whi && ok; w++) {
-        uint64_t bits = anc[w] & ~mem[w];
-        if (w == wlo)
-            bits &= ~(uint64_t)0 << (lo & 63);   /* x > lo (lo is in mem) */
-        if (w == whi)
-            bits &= BIT(hi) - 1;                 /* x < hi */
-        while (bits && ok) {
-            uint32_t x = w * 64 + (uint32_t)__builtin_ctzll(bits);
-            bits &= bits - 1;
-            const uint64_t *row = s->up + s->upoff[x];
-            for (uint32_t u = wlo; u <= x >> 6; u++)
-                if (row[u] & mem[u]) {
-                    ok = false;
-                    break;
-                }
+    for (uint32_t x = lo + 1; x <= hi && ok; x++) {
+        bool from_member = false, from_reached = false;
+        for (uint32_t e = s->poff[x]; e < s->poff[x + 1]; e++) {
+            uint32_t q = s->pred[e].node;
+            if (q < lo)
+                continue;
+            from_member |= mark[q] == MEMBER;
+            from_reached |= mark[q] == REACHED;
         }
+        if (mark[x] == MEMBER)
+            ok = !from_reached;
+        else if (from_member || from_reached)
+            mark[x] = REACHED;
     }
-    for (uint32_t w = wlo; w <= whi; w++)
-        anc[w] = mem[w] = 0;
+    for (uint32_t x = lo; x <= hi; x++)
+        mark[x] = 0;
     return ok;
 }
 
@@ -629,8 +678,7 @@ static bool prepare_candidates(search *s)
     const bx_search_problem *p = s->p;
     bx_search_result *r = s->r;
     uint32_t n = s->n;
-    size_t nw = BX_BITSET_WORDS(n);
-    uint64_t *anc = xcalloc(nw, sizeof(uint64_t)), *mem = xcalloc(nw, sizeof(uint64_t));
+    uint8_t *cmark = xcalloc(n, 1);
     uint8_t *usable = xcalloc(p->ncands, 1);
     s->m = NEWN(s, double, n);
     for (uint32_t x = 0; x < n; x++)
@@ -642,7 +690,7 @@ static bool prepare_candidates(search *s)
             r->skipped_infinite++;
             continue;
         }
-        if (!convex(s, c, anc, mem)) {
+        if (!convex(s, c, cmark)) {
             r->rejected_nonconvex++;
             continue;
         }
@@ -653,8 +701,7 @@ static bool prepare_candidates(search *s)
             if (share < s->m[c->nodes[j]])
                 s->m[c->nodes[j]] = share;
     }
-    free(anc);
-    free(mem);
+    free(cmark);
     for (uint32_t x = 0; x < n; x++) {
         if (isinf(s->m[x])) {
             bool any = false;
@@ -1094,7 +1141,7 @@ static uint32_t fp_decode(search *s, const uint64_t *w, uint32_t fw)
 }
 
 /* Does some node of a equal or reach some node of b?  Both increasing. */
-static bool meets(const search *s, const uint32_t *a, uint32_t na,
+static bool meets(search *s, const uint32_t *a, uint32_t na,
                   const uint32_t *b, uint32_t nb)
 {
     for (uint32_t i = 0, j = 0; i < na && j < nb;) {

@@ -93,11 +93,11 @@ typedef struct bx_search_result {
 } bx_search_result;
 
 /* Search (options may be NULL: plain Dijkstra, no budget).  Never returns
- * NULL; look at ok.  The problem is not modified.  Memory: the ancestor
- * sets take n * n / 2 bits, about 6 MB at 10,000 nodes, plus the states;
- * time grows with the number of states, which depends on how wide the
- * graph is (how many placed nodes still have unplaced neighbours), not on
- * its length. */
+ * NULL; look at ok.  The problem is not modified.  Memory: 72 bytes a
+ * node for the ancestors within a band of 512 nodes, plus the states; time
+ * grows with the number of states, which depends on how wide the graph is
+ * (how many placed nodes still have unplaced neighbours), not on its
+ * length. */
 bx_search_result *bx_search_run(const bx_search_problem *p, const bx_search_options *opt);
 void bx_search_result_destroy(bx_search_result *r);
 
