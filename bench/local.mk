@@ -40,3 +40,13 @@ bench-partition: bench/partition_models$(EXEEXT)
 	@echo "== synthetic residual chains, Collage-like rules"
 	@for n in 1000 5000 10000; do \
 	  ./bench/partition_models -t collage_ops,cuda_mock_native --synthetic $$n | sed -n 2,3p || exit 1; done
+
+# Synthetic models at any size (bench/gen_model.c); ONNX with protobuf-c.
+EXTRA_PROGRAMS += bench/gen_model
+bench_gen_model_SOURCES = bench/gen_model.c
+bench_gen_model_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)
+if HAVE_ONNX
+nodist_bench_gen_model_SOURCES = runtime/onnx.pb-c.c
+bench_gen_model_LDADD = $(PROTOBUF_C_LIBS)
+$(bench_gen_model_OBJECTS): runtime/onnx.pb-c.h
+endif
