@@ -1093,7 +1093,7 @@ int main(int argc, char **argv)
         bad_usage("unknown format '%s' (relay or onnx)", format);
 #ifndef HAVE_ONNX
     if (onnx)
-        die("this build has no ONNX support (configure found no protobuf-c); use -f relay");
+        die("this build has no ONNX support (configured without it); use -f relay");
 #endif
     if (write_weights && !(onnx && output))
         bad_usage("--write-weights needs -f onnx and -o FILE");
