@@ -40,3 +40,29 @@ bench-partition: bench/partition_models$(EXEEXT)
 	@echo "== synthetic residual chains, Collage-like rules"
 	@for n in 1000 5000 10000; do \
 	  ./bench/partition_models -t collage_ops,cuda_mock_native --synthetic $$n | sed -n 2,3p || exit 1; done
+
+# Synthetic models at any size (bench/gen_model.c); ONNX with protobuf-c.
+EXTRA_PROGRAMS += bench/gen_model
+bench_gen_model_SOURCES = bench/gen_model.c
+bench_gen_model_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)
+if HAVE_ONNX
+nodist_bench_gen_model_SOURCES = runtime/onnx.pb-c.c
+bench_gen_model_LDADD = $(PROTOBUF_C_LIBS)
+$(bench_gen_model_OBJECTS): runtime/onnx.pb-c.h
+endif
+
+# How the partitioner scales with the model (bench/scale.sh; hours at the
+# full sizes, so not part of `make bench`).  Select with the environment or
+# the make command line, e.g.
+#   make bench-scale SHAPES=residual SIZES="1000 5000" REPEAT=1 TIMEOUT=60
+EXTRA_PROGRAMS += bench/runstat
+bench_runstat_SOURCES = bench/runstat.c
+EXTRA_DIST += bench/scale.sh bench/README.md
+.PHONY: bench-scale
+bench-scale: cli/byoc$(EXEEXT) bench/gen_model$(EXEEXT) bench/runstat$(EXEEXT)
+	@BYOC=./cli/byoc$(EXEEXT) GEN_MODEL=./bench/gen_model$(EXEEXT) \
+	  RUNSTAT=./bench/runstat$(EXEEXT) OUTDIR=bench/scale.d $(SHELL) $(srcdir)/bench/scale.sh
+clean-local: clean-bench-scale
+.PHONY: clean-bench-scale
+clean-bench-scale:
+	-rm -rf bench/scale.d
