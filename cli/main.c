@@ -47,11 +47,12 @@ static const char usage_text[] =
     "      node counts, the operator histogram, inputs and outputs with their\n"
     "      types, total FLOPs, and the nodes left untyped or opaque\n"
     "  partition MODEL [-t T1,T2,...] [--option T:NAME=VALUE]... [--search S]\n"
-    "            [--cost C] [-f FORMAT] [-o FILE] [--max-states N] [--stats]\n"
+    "            [--cost C] [-f FORMAT] [-o FILE] [--max-states N]\n"
+    "            [--time-limit SECONDS] [--stats]\n"
     "      place every operator call on the targets with the lowest estimated\n"
     "      latency and print the partitions\n"
     "  compare MODEL [-t T1,T2,...] [--option T:NAME=VALUE]... [--cost C]\n"
-    "          [--max-states N] [--stats] [-o FILE]\n"
+    "          [--max-states N] [--time-limit SECONDS] [--stats] [-o FILE]\n"
     "      one table: the native targets alone, each backend alone with native\n"
     "      fallback, greedy and optimal; latency and speed-up over native\n"
     "  explain MODEL --node NODE [-t T1,T2,...] [--option ...] [--cost C] [-o FILE]\n"
@@ -82,8 +83,11 @@ static const char usage_text[] =
     "                           (svg and png need Graphviz's dot)\n"
     "  -o, --output FILE        write there instead of standard output; nothing\n"
     "                           is written on error\n"
-    "  --max-states N           the exact search's state budget; past it, a\n"
-    "                           beam finishes (not proven optimal)\n"
+    "  --max-states N           the exact search's state budget (default\n"
+    "                           2000000); past it, a beam finishes and the\n"
+    "                           result says how far from optimal it may be\n"
+    "  --time-limit SECONDS     the same for time: the exact search stops then,\n"
+    "                           and the beam ends in one greedy pass\n"
     "  --stats                  also print timings to standard error\n"
     "  --input-format F         relay or onnx; default: from the extension\n"
     "                           (.onnx: ONNX; anything else: Relay text)\n"
@@ -161,6 +165,7 @@ typedef struct cli_opts {
     const char *output;
     const char *node;
     size_t max_states;
+    double time_limit;
     bool stats;
 } cli_opts;
 
@@ -303,6 +308,18 @@ static int parse_cli(byoc_registry *reg, cli_opts *c, int argc, char **argv, uns
                 return 2;
             }
             c->max_states = (size_t)n;
+        } else if ((allowed & OPT_STATES) && opt_is(a, "--time-limit", NULL)) {
+            if (!(v = opt_value(argc, argv, &i, "--time-limit")))
+                return 2;
+            char *end;
+            errno = 0;
+            double t = strtod(v, &end);
+            if (errno || *end || end == v || !(t > 0) || isinf(t)) {
+                fprintf(stderr, "byoc: error: --time-limit needs a positive number of "
+                                "seconds, not '%s'\n", v);
+                return 2;
+            }
+            c->time_limit = t;
         } else if ((allowed & OPT_STATS) && !strcmp(a, "--stats")) {
             c->stats = true;
         } else if ((allowed & OPT_NODE) && opt_is(a, "--node", "-n")) {
@@ -344,6 +361,7 @@ static void fill_options(const cli_opts *c, byoc_partition_options *o,
     o->single = c->single;
     o->table = table;
     o->max_states = c->max_states;
+    o->time_limit = c->time_limit;
 }
 
 /* Read the cost table named by --cost table:FILE (NULL when none); on
@@ -557,11 +575,12 @@ static int write_result(const cli_opts *c, const byoc_result *r)
 
 static void print_stats(const byoc_result *r)
 {
+    char how[96];
     fprintf(stderr,
-            "byoc: %s: %zu candidates, %zu kernels, %zu states expanded; "
+            "byoc: %s search, %s: %zu candidates, %zu kernels, %zu states expanded; "
             "candidates and costs %.3f ms, search %.3f ms\n",
-            r->strategy, r->ncandidates, r->nkernels, r->expanded,
-            r->candidate_seconds * 1e3, r->search_seconds * 1e3);
+            r->strategy, byoc_result_optimality(r, how, sizeof how), r->ncandidates,
+            r->nkernels, r->expanded, r->candidate_seconds * 1e3, r->search_seconds * 1e3);
 }
 
 static int cmd_partition(byoc_registry *reg, int argc, char **argv)

@@ -35,9 +35,11 @@ void bx_arena_free(bx_arena *a)
     a->total = 0;
 }
 
-void *bx_arena_alloc(bx_arena *a, size_t size)
+void *bx_arena_try_alloc(bx_arena *a, size_t size)
 {
     const size_t align = sizeof(max_align_t);
+    if (size > SIZE_MAX / 2 - align)
+        return NULL;
     size = (size + align - 1) / align * align;
     if (size == 0)
         size = align;
@@ -47,8 +49,12 @@ void *bx_arena_alloc(bx_arena *a, size_t size)
         if (want < size)
             want = size;
         b = malloc(sizeof(*b) + want);
+        if (!b && want > size) {    /* the doubling may ask too much */
+            want = size > MIN_BLOCK ? size : MIN_BLOCK;
+            b = malloc(sizeof(*b) + want);
+        }
         if (!b)
-            bx_die("out of memory");
+            return NULL;
         b->size = want;
         b->used = 0;
         b->next = a->head;
@@ -58,6 +64,14 @@ void *bx_arena_alloc(bx_arena *a, size_t size)
     b->used += size;
     a->total += size;
     memset(p, 0, size);
+    return p;
+}
+
+void *bx_arena_alloc(bx_arena *a, size_t size)
+{
+    void *p = bx_arena_try_alloc(a, size);
+    if (!p)
+        bx_die("out of memory");
     return p;
 }
 

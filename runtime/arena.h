@@ -18,6 +18,8 @@ void bx_arena_init(bx_arena *a);
 void bx_arena_free(bx_arena *a);
 /* Zeroed memory aligned for any object; aborts when out of memory. */
 void *bx_arena_alloc(bx_arena *a, size_t size);
+/* The same, NULL when out of memory (or size is too large). */
+void *bx_arena_try_alloc(bx_arena *a, size_t size);
 void *bx_arena_memdup(bx_arena *a, const void *p, size_t size);
 char *bx_arena_strdup(bx_arena *a, const char *s);
 char *bx_arena_strndup(bx_arena *a, const char *s, size_t n);

@@ -8,6 +8,7 @@
 #include "heap.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "die.h"
@@ -24,9 +25,14 @@ struct bx_heap {
     uint64_t seq;
 };
 
+bx_heap *bx_heap_try_create(void)
+{
+    return calloc(1, sizeof(bx_heap));
+}
+
 bx_heap *bx_heap_create(void)
 {
-    bx_heap *h = calloc(1, sizeof(*h));
+    bx_heap *h = bx_heap_try_create();
     if (!h)
         bx_die("out of memory");
     return h;
@@ -64,12 +70,20 @@ void bx_heap_push(bx_heap *h, double key, uint32_t payload)
 
 void bx_heap_push_tie(bx_heap *h, double key, uint32_t tie, uint32_t payload)
 {
+    if (!bx_heap_try_push_tie(h, key, tie, payload))
+        bx_die("out of memory");
+}
+
+bool bx_heap_try_push_tie(bx_heap *h, double key, uint32_t tie, uint32_t payload)
+{
     bx_assert(key == key);
     if (h->n == h->cap) {
         size_t cap = h->cap ? h->cap * 2 : 64;
+        if (cap > SIZE_MAX / sizeof(bx_heap_item))
+            return false;
         bx_heap_item *items = realloc(h->items, cap * sizeof(*items));
         if (!items)
-            bx_die("out of memory");
+            return false;
         h->items = items;
         h->cap = cap;
     }
@@ -83,6 +97,7 @@ void bx_heap_push_tie(bx_heap *h, double key, uint32_t tie, uint32_t payload)
         i = parent;
     }
     h->items[i] = it;
+    return true;
 }
 
 bool bx_heap_peek(const bx_heap *h, double *key, uint32_t *payload)

@@ -15,11 +15,15 @@
 typedef struct bx_heap bx_heap;
 
 bx_heap *bx_heap_create(void);
+/* NULL when out of memory. */
+bx_heap *bx_heap_try_create(void);
 void bx_heap_destroy(bx_heap *h);
 
 /* key must not be NaN (an internal error): NaN has no place in an order. */
 void bx_heap_push(bx_heap *h, double key, uint32_t payload);
 void bx_heap_push_tie(bx_heap *h, double key, uint32_t tie, uint32_t payload);
+/* The same, false (and the heap unchanged) when out of memory. */
+bool bx_heap_try_push_tie(bx_heap *h, double key, uint32_t tie, uint32_t payload);
 #define BX_HEAP_TIE_EPS 1e-12
 /* The least (key, sequence) entry; false when the heap is empty.  Either
  * output pointer may be NULL. */

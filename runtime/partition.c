@@ -41,6 +41,15 @@
 
 #define DEFAULT_MAX_STATES 2000000
 
+double byoc_result_gap(const byoc_result *r)
+{
+    if (r->optimal || r->cost <= r->lower_bound)
+        return 0;
+    if (!(r->lower_bound > 0))
+        return INFINITY;
+    return (r->cost - r->lower_bound) / r->lower_bound;
+}
+
 void byoc_partition_options_init(byoc_partition_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -1078,6 +1087,8 @@ static byoc_result *make_result(bx_session *s, const char *strategy, const size_
     r->transfer_cost = sr->transfer_cost;
     r->optimal = sr->optimal;
     r->budget_hit = sr->budget_hit;
+    r->time_hit = sr->time_hit;
+    r->lower_bound = sr->lower_bound;
     r->ncandidates = s->cands.n;
     r->nkernels = bx_estimator_get_stats(s->est).kernels;
     r->expanded = sr->expanded;
@@ -1102,11 +1113,20 @@ byoc_result *bx_session_run(bx_session *s, const char *strategy, const bool *use
         .astar = !s->opt.no_astar,
         .max_states = s->opt.max_states ? s->opt.max_states : DEFAULT_MAX_STATES,
         .beam_width = s->opt.beam_width,
+        .time_limit = s->opt.time_limit,
     };
     bx_search_result *sr = bx_search_run(p, &so);
     double search_seconds = now_seconds() - t0;
+    if (!sr) {
+        bx_error_set(err, NULL, 0, 0, "out of memory");
+        bx_search_problem_destroy(p);
+        return NULL;
+    }
     if (!sr->ok) {
-        bx_error_set(err, NULL, 0, 0, "no valid placement: %s", sr->error);
+        if (sr->out_of_memory || strstr(sr->error, "too many states"))
+            bx_error_set(err, NULL, 0, 0, "%s", sr->error);
+        else
+            bx_error_set(err, NULL, 0, 0, "no valid placement: %s", sr->error);
         bx_search_result_destroy(sr);
         bx_search_problem_destroy(p);
         return NULL;

@@ -416,6 +416,23 @@ static void text_targets(const byoc_result *r, FILE *f)
     table_print(&t, f, "");
 }
 
+/* "optimal", or how far from it the result may be and which budget ran
+ * out: "within 3.2% of optimal (state budget)". */
+const char *byoc_result_optimality(const byoc_result *r, char *buf, size_t size)
+{
+    if (r->optimal)
+        return "optimal";
+    const char *why = r->time_hit ? "time limit" : r->budget_hit ? "state budget" : NULL;
+    double gap = byoc_result_gap(r);
+    if (isinf(gap))
+        snprintf(buf, size, "not proven optimal%s%s%s", why ? " (" : "", why ? why : "",
+                 why ? ")" : "");
+    else
+        snprintf(buf, size, "within %.*f%% of optimal%s%s%s", gap * 100 < 0.1 ? 3 : 1,
+                 gap * 100, why ? " (" : "", why ? why : "", why ? ")" : "");
+    return buf;
+}
+
 static void text_totals(const byoc_result *r, FILE *f)
 {
     table t = {2, "ll", NULL, 0, 0};
@@ -423,9 +440,8 @@ static void text_totals(const byoc_result *r, FILE *f)
     snprintf(buf, sizeof buf, "%s us (transfers %s us)", fmt_us(a, sizeof a, r->cost),
              fmt_us(b, sizeof b, r->transfer_cost));
     table_add(&t, (const char *const[]){"estimated latency", buf});
-    table_add(&t, (const char *const[]){"search", r->optimal ? "optimal"
-                                        : r->budget_hit ? "not proven optimal (state budget)"
-                                        : "not proven optimal"});
+    char gap[96];
+    table_add(&t, (const char *const[]){"search", byoc_result_optimality(r, gap, sizeof gap)});
     snprintf(buf, sizeof buf, "%zu", r->ncandidates);
     table_add(&t, (const char *const[]){"candidates", buf});
     snprintf(buf, sizeof buf, "%zu", r->nkernels);
@@ -660,6 +676,15 @@ int byoc_result_write_json(const byoc_result *r, FILE *f, byoc_error *err)
     json_num(f, r->transfer_cost);
     fprintf(f, ",\n  \"optimal\": %s,\n  \"budget_hit\": %s,\n", r->optimal ? "true" : "false",
             r->budget_hit ? "true" : "false");
+    fprintf(f, "  \"time_limit_hit\": %s,\n  \"lower_bound\": ", r->time_hit ? "true" : "false");
+    json_num(f, r->lower_bound);
+    fputs(",\n  \"gap\": ", f);
+    double gap = byoc_result_gap(r);
+    if (isinf(gap))
+        fputs("null", f);
+    else
+        json_num(f, gap);
+    fputs(",\n", f);
     fprintf(f,
             "  \"stats\": {\"candidates\": %zu, \"kernels\": %zu, \"expanded\": %zu, "
             "\"generated\": %zu, \"from_table\": %zu, \"from_callback\": %zu, "

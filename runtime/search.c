@@ -44,13 +44,16 @@
  * closes a cycle (contracting one node changes no graph), so when every
  * node has a singleton candidate and every link exists, each expanded
  * state has a successor and the beam ends with a complete placement. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "search.h"
 
 #include <math.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "arena.h"
 #include "die.h"
@@ -356,13 +359,72 @@ typedef struct search {
     size_t fncap;
     uint32_t *ord;                  /* ... in key order */
     uint32_t *mark2, stamp2;
+    /* running out of memory, or of state numbers, ends the search here */
+    jmp_buf fail;
+    /* the budget */
+    double deadline;            /* monotonic seconds; 0: none */
+    /* the beam: a trail of its expanded states (parent's trail entry, the
+     * candidate taken), so that other states can be dropped */
+    struct trail { uint32_t parent, via; } *trail;
+    size_t ntrail, captrail;
+    uint32_t cur_parent;        /* what relax records as a new state's parent */
+    size_t compact_at;          /* key bytes past which the beam compacts */
+    struct ranked *rk;
+    size_t caprk;
+    uint32_t *chosen;           /* a placement being built */
+    bx_search_options opt;
 } search;
+
+/* Allocation during a search: running out of memory ends it with an
+ * error (bx_search_run's setjmp), after which search_free releases what it
+ * holds; so every block a search allocates is reachable from it. */
+static _Noreturn void out_of_memory(search *s)
+{
+    longjmp(s->fail, 1);
+}
+
+static void *s_calloc(search *s, size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size)
+        out_of_memory(s);
+    void *ptr = calloc(n ? n : 1, size ? size : 1);
+    if (!ptr)
+        out_of_memory(s);
+    return ptr;
+}
+
+static void *s_realloc(search *s, void *ptr, size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size)
+        out_of_memory(s);
+    size_t bytes = n * size;
+    void *q = realloc(ptr, bytes ? bytes : 1);
+    if (!q)
+        out_of_memory(s);
+    return q;
+}
+
+/* *ptr grown to hold need elements (capacity doubling). */
+static void s_grow(search *s, void **ptr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return;
+    size_t c = *cap ? *cap : 16;
+    while (c < need) {
+        if (c > SIZE_MAX / 2)
+            out_of_memory(s);
+        c *= 2;
+    }
+    *ptr = s_realloc(s, *ptr, c, elem);
+    *cap = c;
+}
 
 /* Zeroed memory that lives as long as the search. */
 static void *scratch(search *s, size_t size)
 {
-    s->owned = grow(s->owned, &s->capowned, s->nowned + 1, sizeof(void *));
-    return s->owned[s->nowned++] = xcalloc(size ? size : 1, 1);
+    s_grow(s, (void **)&s->owned, &s->capowned, s->nowned + 1, sizeof(void *));
+    void *ptr = s_calloc(s, size ? size : 1, 1);
+    return s->owned[s->nowned++] = ptr;
 }
 #define NEWN(s, T, n) ((T *)scratch((s), sizeof(T) * (size_t)(n)))
 
@@ -382,6 +444,9 @@ static void search_free(search *s)
     free(s->nl);
     free(s->fn);
     free(s->ord);
+    free(s->trail);
+    free(s->rk);
+    free(s->chosen);
 }
 
 /* Is a an ancestor of b (a < b), when a lies in b's band? */
@@ -473,14 +538,12 @@ static void build_graph(search *s)
         s->soff[x + 1] += s->soff[x];
         s->poff[x + 1] += s->poff[x];
     }
-    uint32_t *sfill = xcalloc(n, sizeof(uint32_t)), *pfill = xcalloc(n, sizeof(uint32_t));
+    uint32_t *sfill = NEWN(s, uint32_t, n), *pfill = NEWN(s, uint32_t, n);
     for (size_t e = 0; e < p->nedges; e++) {
         const bx_edge *ed = &p->edges[e];
         s->succ[s->soff[ed->from] + sfill[ed->from]++] = (bx_adj){ ed->to, ed->bytes };
         s->pred[s->poff[ed->to] + pfill[ed->to]++] = (bx_adj){ ed->from, ed->bytes };
     }
-    free(sfill);
-    free(pfill);
 
     /* Ancestors within the band, in topological order: x's are, over its
      * predecessors q, q and q's (which lie in q's band whenever they lie in
@@ -567,17 +630,10 @@ static uint64_t shape_hash(const bx_cand *c)
  * placed nodes of its window.  For that, each node keeps the steps of
  * m_v(u) as v falls (rv, rval from roff[u]: the sweep position of each
  * decrease and the new value), which are at most its candidates. */
-static void bound_tables(search *s)
+static void bound_sweep(search *s, double *cur, bool fill, size_t *at)
 {
     const bx_search_problem *p = s->p;
     uint32_t n = s->n;
-    double *cur = xcalloc(n, sizeof(double));
-    s->tfin = NEWN(s, double, n + 1);
-    s->tinf = NEWN(s, uint32_t, n + 1);
-    s->roff = NEWN(s, size_t, (size_t)n + 1);
-    /* The decreases, in sweep order, then bucketed by node. */
-    size_t nrec = 0, caprec = 0;
-    struct rec { uint32_t u, v; double val; } *rec = NULL;
     double fin = 0;
     uint32_t ninf = 0;
     for (uint32_t x = 0; x < n; x++)
@@ -591,6 +647,8 @@ static void bound_tables(search *s)
                 uint32_t u = c->nodes[j];
                 if (!(share < cur[u]))
                     continue;
+                bool again = !isinf(cur[u]) && at[u] > s->roff[u] &&
+                             (fill ? s->rv[at[u] - 1] == v : false);
                 if (isinf(cur[u])) {
                     ninf--;
                     fin += share;
@@ -598,32 +656,48 @@ static void bound_tables(search *s)
                     fin -= cur[u] - share;
                 }
                 cur[u] = share;
-                if (nrec && rec[nrec - 1].u == u && rec[nrec - 1].v == v) {
-                    rec[nrec - 1].val = share;
+                /* One step per (node, sweep position): the last, least. */
+                if (!fill) {
+                    if (s->rv[u] != v + 1) {    /* rv doubles as "last v + 1" */
+                        s->rv[u] = v + 1;
+                        at[u]++;
+                    }
+                } else if (again) {
+                    s->rval[at[u] - 1] = share;
                 } else {
-                    rec = grow(rec, &caprec, nrec + 1, sizeof(*rec));
-                    rec[nrec++] = (struct rec){ u, v, share };
+                    s->rv[at[u]] = v;
+                    s->rval[at[u]] = share;
+                    at[u]++;
                 }
             }
         }
-        s->tfin[v] = fin;
-        s->tinf[v] = ninf;
+        if (fill) {
+            s->tfin[v] = fin;
+            s->tinf[v] = ninf;
+        }
     }
-    for (size_t i = 0; i < nrec; i++)
-        s->roff[rec[i].u + 1]++;
+}
+
+static void bound_tables(search *s)
+{
+    uint32_t n = s->n;
+    double *cur = NEWN(s, double, n);
+    size_t *at = NEWN(s, size_t, (size_t)n + 1);
+    s->tfin = NEWN(s, double, n + 1);
+    s->tinf = NEWN(s, uint32_t, n + 1);
+    s->roff = NEWN(s, size_t, (size_t)n + 1);
+    /* First sweep: how many steps each node has (at[u]); rv, sized n for
+     * now, remembers the sweep position of each node's last step. */
+    s->rv = NEWN(s, uint32_t, n);
+    bound_sweep(s, cur, false, at);
     for (uint32_t x = 0; x < n; x++)
-        s->roff[x + 1] += s->roff[x];
+        s->roff[x + 1] = s->roff[x] + at[x];
+    size_t nrec = s->roff[n];
     s->rv = NEWN(s, uint32_t, nrec);
     s->rval = NEWN(s, double, nrec);
-    size_t *fill = xcalloc((size_t)n + 1, sizeof(size_t));
-    for (size_t i = 0; i < nrec; i++) {
-        size_t at = s->roff[rec[i].u] + fill[rec[i].u]++;
-        s->rv[at] = rec[i].v;
-        s->rval[at] = rec[i].val;
-    }
-    free(fill);
-    free(rec);
-    free(cur);
+    for (uint32_t x = 0; x < n; x++)
+        at[x] = s->roff[x];
+    bound_sweep(s, cur, true, at);
 }
 
 /* m_v(u), or +inf when no candidate holding u starts at v or later.  Its
@@ -678,8 +752,8 @@ static bool prepare_candidates(search *s)
     const bx_search_problem *p = s->p;
     bx_search_result *r = s->r;
     uint32_t n = s->n;
-    uint8_t *cmark = xcalloc(n, 1);
-    uint8_t *usable = xcalloc(p->ncands, 1);
+    uint8_t *cmark = NEWN(s, uint8_t, n);
+    uint8_t *usable = NEWN(s, uint8_t, p->ncands);
     s->m = NEWN(s, double, n);
     for (uint32_t x = 0; x < n; x++)
         s->m[x] = INFINITY;
@@ -701,7 +775,6 @@ static bool prepare_candidates(search *s)
             if (share < s->m[c->nodes[j]])
                 s->m[c->nodes[j]] = share;
     }
-    free(cmark);
     for (uint32_t x = 0; x < n; x++) {
         if (isinf(s->m[x])) {
             bool any = false;
@@ -712,7 +785,6 @@ static bool prepare_candidates(search *s)
                      any ? "node %u is in no usable candidate (each one that holds it "
                            "is non-convex or has infinite cost)"
                          : "node %u is in no candidate", x);
-            free(usable);
             return false;
         }
         s->boff[x + 1] += s->boff[x];
@@ -722,11 +794,11 @@ static bool prepare_candidates(search *s)
     s->bucket = NEWN(s, uint32_t, s->boff[n]);
     s->shape = NEWN(s, uint32_t, p->ncands);
     s->shapes = NEWN(s, const bx_cand *, s->boff[n]);
-    uint32_t *fill = xcalloc(n, sizeof(uint32_t));
+    uint32_t *fill = NEWN(s, uint32_t, n);
     size_t tcap = 16;
     while (tcap < 2 * (size_t)s->boff[n])
         tcap *= 2;
-    uint32_t *table = xcalloc(tcap, sizeof(uint32_t));
+    uint32_t *table = NEWN(s, uint32_t, tcap);
     for (size_t i = 0; i < p->ncands; i++) {
         if (!usable[i])
             continue;
@@ -745,9 +817,6 @@ static bool prepare_candidates(search *s)
         }
         s->shape[i] = table[slot] - 1;
     }
-    free(table);
-    free(fill);
-    free(usable);
     bound_tables(s);
     return true;
 }
@@ -759,7 +828,7 @@ static void prepare(search *s)
      * candidate: a search over one device's targets carries no devices in
      * its states, whatever links the registry declares. */
     s->transfers = false;
-    uint8_t *used = xcalloc(p->ndev, 1);
+    uint8_t *used = NEWN(s, uint8_t, p->ndev);
     for (uint32_t x = 0; x < s->n; x++)
         for (uint32_t bi = s->boff[x]; bi < s->boff[x + 1]; bi++)
             used[p->cands[s->bucket[bi]].dev] = 1;
@@ -770,12 +839,12 @@ static void prepare(search *s)
                 (p->latency[i] != 0 || !isinf(p->bandwidth[i])))
                 s->transfers = true;
         }
-    free(used);
+
     size_t nw = BX_BITSET_WORDS(s->n);
     /* A key holds at most: 4 counts, a window of nw + 1 words, one shape per
      * placed partition and one word per placed node. */
     s->keycap = 4 + nw + 1 + 2 * (size_t)s->n;
-    s->key = xcalloc(s->keycap, sizeof(uint64_t));
+    s->key = s_calloc(s, s->keycap, sizeof(uint64_t));
     s->gkey = NEWN(s, uint64_t, 4 + nw + 1 + 2 * (size_t)s->n);
     s->tw = NEWN(s, uint64_t, nw + 1);
     s->devof = NEWN(s, uint32_t, s->n);
@@ -785,7 +854,9 @@ static void prepare(search *s)
     s->decst = NEWN(s, uint32_t, s->n);
     s->decr = NEWN(s, uint32_t, s->n);
     s->copen = NEWN(s, uint8_t, s->n);
-    s->heap = bx_heap_create();
+    s->heap = bx_heap_try_create();
+    if (!s->heap)
+        out_of_memory(s);
     s->goal = NONE;
 }
 
@@ -808,7 +879,7 @@ static void reset_states(search *s)
 static void rehash(search *s)
 {
     size_t cap = s->nslots ? s->nslots * 2 : 1024;
-    uint64_t *slots = xcalloc(cap, sizeof(uint64_t));
+    uint64_t *slots = s_calloc(s, cap, sizeof(uint64_t));
     for (size_t i = 0; i < s->nst; i++) {
         size_t j = s->st[i].hash & (cap - 1);
         while (slots[j])
@@ -838,11 +909,15 @@ static uint32_t intern(search *s, uint32_t len, bool *fresh)
         }
     }
     if (s->nst >= NONE - 1)
-        bx_die("too many search states");
-    s->st = grow(s->st, &s->capst, s->nst + 1, sizeof(*s->st));
+        longjmp(s->fail, 2);
+    s_grow(s, (void **)&s->st, &s->capst, s->nst + 1, sizeof(*s->st));
+    uint64_t *kcopy = bx_arena_try_alloc(&s->keys, len * sizeof(uint64_t));
+    if (!kcopy)
+        out_of_memory(s);
+    memcpy(kcopy, s->key, len * sizeof(uint64_t));
     uint32_t idx = (uint32_t)s->nst++;
     s->st[idx] = (bx_state){
-        .key = bx_arena_memdup(&s->keys, s->key, len * sizeof(uint64_t)),
+        .key = kcopy,
         .hash = h, .keylen = len, .parent = NONE, .via = NONE, .next_in_layer = NONE,
         .next_in_group = NONE,
     };
@@ -937,7 +1012,7 @@ static bool dominates(const search *s, const uint64_t *ka, double ga,
 static void grow_groups(search *s)
 {
     size_t cap = s->ngslots ? s->ngslots * 2 : 1024;
-    uint64_t *slots = xcalloc(cap, sizeof(uint64_t));
+    uint64_t *slots = s_calloc(s, cap, sizeof(uint64_t));
     /* Slots keep only the top half of a hash, so rehash from the states:
      * each group's newest member is the one a slot points to. */
     for (size_t j = 0; j < s->ngslots; j++) {
@@ -1050,7 +1125,8 @@ static void relax(search *s, uint32_t len, double g, double h, uint32_t parent,
         t->closed = false;
         /* Of states tied on cost, the one with more placed first: a
          * plateau of equal placements is then walked depth first. */
-        bx_heap_push_tie(s->heap, priority(s, t), s->n - t->placed, i);
+        if (!bx_heap_try_push_tie(s->heap, priority(s, t), s->n - t->placed, i))
+            out_of_memory(s);
     }
 }
 
@@ -1078,14 +1154,6 @@ static void relax(search *s, uint32_t len, double g, double h, uint32_t parent,
  * In a key a footprint is a word np << 32 | ns, then its np + ns nodes,
  * two to a word. */
 
-static void *xrealloc(void *ptr, size_t size)
-{
-    ptr = realloc(ptr, size ? size : 1);
-    if (!ptr)
-        bx_die("out of memory");
-    return ptr;
-}
-
 static void key_reserve(search *s, size_t words)
 {
     if (words <= s->keycap)
@@ -1093,7 +1161,7 @@ static void key_reserve(search *s, size_t words)
     size_t cap = s->keycap * 2;
     while (cap < words)
         cap *= 2;
-    s->key = xrealloc(s->key, cap * sizeof(uint64_t));
+    s->key = s_realloc(s, s->key, cap, sizeof(uint64_t));
     s->keycap = cap;
 }
 
@@ -1120,12 +1188,12 @@ static uint32_t fp_decode(search *s, const uint64_t *w, uint32_t fw)
         s->rc = NEWN(s, uint8_t, cap);
         s->keep = NEWN(s, uint8_t, cap);
         s->queue = NEWN(s, uint32_t, cap);
-        s->fpv = xrealloc(s->fpv, cap * sizeof(fp_view));
+        s->fpv = s_realloc(s, s->fpv, cap, sizeof(fp_view));
         s->kcap = cap;
     }
     if (nodes + 1 > s->fpbufcap) {
         s->fpbufcap = 2 * (nodes + 1);
-        s->fpbuf = xrealloc(s->fpbuf, s->fpbufcap * sizeof(uint32_t));
+        s->fpbuf = s_realloc(s, s->fpbuf, s->fpbufcap, sizeof(uint32_t));
     }
     uint32_t *buf = s->fpbuf;
     k = 0;
@@ -1162,7 +1230,7 @@ static void nl_reserve(search *s, size_t need)
     s->nlcap = s->nlcap ? s->nlcap : 64;
     while (s->nlcap < need)
         s->nlcap *= 2;
-    s->nl = xrealloc(s->nl, s->nlcap * sizeof(uint32_t));
+    s->nl = s_realloc(s, s->nl, s->nlcap, sizeof(uint32_t));
 }
 
 /* Sort and deduplicate nl[at .. at + n); returns the new length. */
@@ -1270,8 +1338,8 @@ static uint32_t fp_step(search *s, const bx_cand *c, const uint64_t *pw, uint32_
     /* The new footprints. */
     if (k + 1 > s->fncap) {
         s->fncap = 2 * ((size_t)k + 1);
-        s->fn = xrealloc(s->fn, s->fncap * sizeof(fp_new));
-        s->ord = xrealloc(s->ord, s->fncap * sizeof(uint32_t));
+        s->fn = s_realloc(s, s->fn, s->fncap, sizeof(fp_new));
+        s->ord = s_realloc(s, s->ord, s->fncap, sizeof(uint32_t));
     }
     uint32_t nf = 0;
     if (npc && nsc)
@@ -1545,7 +1613,7 @@ static void expand(search *s, uint32_t si, bool beam)
             }
             o[bslot] = nb2;
         }
-        relax(s, len, g + c->cost + t, h, si, ci, placed + ck, beam);
+        relax(s, len, g + c->cost + t, h, s->cur_parent, ci, placed + ck, beam);
     }
 }
 
@@ -1563,12 +1631,43 @@ static void push_root(search *s, bool beam)
     relax(s, len, 0, h, NONE, NONE, 0, beam);
 }
 
-/* Dijkstra or A*; returns false when the budget ran out first. */
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static bool past_deadline(const search *s)
+{
+    return s->deadline > 0 && now() >= s->deadline;
+}
+
+/* The least priority of a live open state: a lower bound on every
+ * placement not yet found, so on the optimum when the search stops early
+ * (the bound is admissible, and a dominated state's completions cost no
+ * less from the state that dominates it). */
+static double open_bound(search *s)
+{
+    double f;
+    uint32_t si;
+    while (bx_heap_peek(s->heap, &f, &si)) {
+        const bx_state *t = &s->st[si];
+        if (!t->closed && !t->dominated && f == priority(s, t))
+            return f;
+        bx_heap_pop(s->heap, NULL, NULL);
+    }
+    return INFINITY;
+}
+
+/* Dijkstra or A*; returns false when the budget (states or time) ran out
+ * first. */
 static bool exact(search *s, size_t max_states)
 {
     push_root(s, false);
     double f;
     uint32_t si;
+    size_t polls = 0;
     while (bx_heap_pop(s->heap, &f, &si)) {
         bx_state *t = &s->st[si];
         if (t->closed || t->dominated || f != priority(s, t))
@@ -1577,10 +1676,15 @@ static bool exact(search *s, size_t max_states)
             s->goal = si;
             return true;
         }
-        if (max_states && s->nst > max_states)
+        if ((max_states && s->nst > max_states) || (++polls % 1024 == 0 && past_deadline(s))) {
+            /* Put it back: it is open, and its priority is the bound. */
+            if (!bx_heap_try_push_tie(s->heap, f, s->n - t->placed, si))
+                out_of_memory(s);
             return false;
+        }
         t->closed = true;
         s->r->expanded++;
+        s->cur_parent = si;
         expand(s, si, false);
     }
     return true;
@@ -1599,55 +1703,146 @@ static int cmp_ranked(const void *a, const void *b)
     return (x->i > y->i) - (x->i < y->i);
 }
 
-/* The bounded beam, from scratch: layer by layer, the best width states. */
+/* Drop every state of layers up to l, keeping the later ones (renumbered)
+ * and the trail: the beam's memory is then what the layers ahead hold. */
+static void beam_compact(search *s, uint32_t l)
+{
+    bx_arena keys;
+    bx_arena_init(&keys);
+    size_t count = 0;
+    for (uint32_t m = l + 1; m <= s->n; m++)
+        for (uint32_t i = s->layer[m]; i != NONE; i = s->st[i].next_in_layer)
+            count++;
+    bx_state *st = calloc(count ? count : 1, sizeof(*st));
+    if (!st)
+        out_of_memory(s);
+    size_t k = 0;
+    uint32_t goal = NONE;
+    for (uint32_t m = l + 1; m <= s->n; m++) {
+        uint32_t head = NONE, *link = &head;
+        for (uint32_t i = s->layer[m]; i != NONE; i = s->st[i].next_in_layer) {
+            bx_state t = s->st[i];
+            uint64_t *kc = bx_arena_try_alloc(&keys, t.keylen * sizeof(uint64_t));
+            if (!kc) {
+                bx_arena_free(&keys);
+                free(st);
+                out_of_memory(s);
+            }
+            memcpy(kc, t.key, t.keylen * sizeof(uint64_t));
+            t.key = kc;
+            t.next_in_group = NONE;
+            t.next_in_layer = NONE;
+            if (i == s->goal)
+                goal = (uint32_t)k;
+            st[k] = t;
+            *link = (uint32_t)k;
+            link = &st[k].next_in_layer;
+            k++;
+        }
+        s->layer[m] = head;
+    }
+    for (uint32_t m = 0; m <= l; m++)
+        s->layer[m] = NONE;
+    bx_arena_free(&s->keys);
+    s->keys = keys;
+    free(s->st);
+    s->st = st;
+    s->nst = s->capst = count;
+    s->goal = goal;
+    /* Rebuild the state table; dominance groups start afresh. */
+    free(s->slots);
+    s->slots = NULL;
+    s->nslots = 0;
+    rehash(s);
+    if (s->gslots)
+        memset(s->gslots, 0, s->ngslots * sizeof(uint64_t));
+    s->ngroups = 0;
+    size_t bytes = s->keys.total;
+    s->compact_at = 2 * bytes > ((size_t)64 << 20) ? 2 * bytes : (size_t)64 << 20;
+}
+
+/* The bounded beam, from scratch: layer by layer (a layer is the states
+ * with the same number of nodes placed, and a step adds at least one), the
+ * best width states are expanded.  Past the deadline the width drops to 1,
+ * which still completes a placement in one pass.  Each expanded state
+ * leaves a trail entry; a finished layer's states are dropped whenever the
+ * keys outgrow twice what was kept, so memory follows the layers ahead. */
 static void beam(search *s, size_t width)
 {
     reset_states(s);
     s->layer = NEWN(s, uint32_t, s->n + 1);
     for (uint32_t l = 0; l <= s->n; l++)
         s->layer[l] = NONE;
+    s->compact_at = (size_t)64 << 20;
+    s->cur_parent = NONE;
     push_root(s, true);
-    ranked *rk = NULL;
-    size_t cap = 0;
     for (uint32_t l = 0; l < s->n; l++) {
         size_t cnt = 0;
         for (uint32_t i = s->layer[l]; i != NONE; i = s->st[i].next_in_layer) {
             if (s->st[i].dominated)
                 continue;
-            rk = grow(rk, &cap, cnt + 1, sizeof(*rk));
-            rk[cnt++] = (ranked){ s->st[i].g + s->st[i].h, i };
+            s_grow(s, (void **)&s->rk, &s->caprk, cnt + 1, sizeof(*s->rk));
+            s->rk[cnt++] = (ranked){ s->st[i].g + s->st[i].h, i };
         }
-        qsort(rk, cnt, sizeof(*rk), cmp_ranked);
+        if (cnt == 0)
+            continue;
+        qsort(s->rk, cnt, sizeof(*s->rk), cmp_ranked);
+        if (width > 1 && past_deadline(s))
+            width = 1;
         for (size_t j = 0; j < cnt && j < width; j++) {
-            s->st[rk[j].i].closed = true;
+            uint32_t si = s->rk[j].i;
+            s->st[si].closed = true;
             s->r->expanded++;
-            expand(s, rk[j].i, true);
+            s_grow(s, (void **)&s->trail, &s->captrail, s->ntrail + 1, sizeof(*s->trail));
+            if (s->ntrail >= NONE - 1)
+                longjmp(s->fail, 2);
+            s->trail[s->ntrail] = (struct trail){ s->st[si].parent, s->st[si].via };
+            s->cur_parent = (uint32_t)s->ntrail++;
+            expand(s, si, true);
         }
+        if (s->keys.total > s->compact_at)
+            beam_compact(s, l);
     }
-    free(rk);
 }
 
-/* The candidates on the path to state goal, in the order placed. */
-static uint32_t *path_to(const search *s, uint32_t goal, size_t *count)
+/* The candidates on the path to state goal, in the order placed, into
+ * s->chosen.  In the exact search parents are states; in the beam, trail
+ * entries. */
+static size_t path_to(search *s, uint32_t goal, bool beam)
 {
     size_t c = 0;
-    for (uint32_t i = goal; s->st[i].parent != NONE; i = s->st[i].parent)
-        c++;
-    uint32_t *chosen = xcalloc(c, sizeof(uint32_t));
+    if (!beam) {
+        for (uint32_t i = goal; s->st[i].parent != NONE; i = s->st[i].parent)
+            c++;
+    } else {
+        c = s->st[goal].via != NONE;
+        for (uint32_t t = s->st[goal].parent; t != NONE; t = s->trail[t].parent)
+            c += s->trail[t].via != NONE;
+    }
+    uint32_t *chosen = s_calloc(s, c, sizeof(uint32_t));
+    free(s->chosen);
+    s->chosen = chosen;
     size_t j = c;
-    for (uint32_t i = goal; s->st[i].parent != NONE; i = s->st[i].parent)
-        chosen[--j] = s->st[i].via;
-    *count = c;
-    return chosen;
+    if (!beam) {
+        for (uint32_t i = goal; s->st[i].parent != NONE; i = s->st[i].parent)
+            chosen[--j] = s->st[i].via;
+    } else {
+        if (s->st[goal].via != NONE)
+            chosen[--j] = s->st[goal].via;
+        for (uint32_t t = s->st[goal].parent; t != NONE; t = s->trail[t].parent)
+            if (s->trail[t].via != NONE)
+                chosen[--j] = s->trail[t].via;
+    }
+    return c;
 }
 
 /* A placement's cost recomputed from scratch: candidates, then edges in
  * the order given. */
-static double placement_cost(const search *s, const uint32_t *chosen, size_t count,
+static double placement_cost(search *s, const uint32_t *chosen, size_t count,
                              double *transfer)
 {
     const bx_search_problem *p = s->p;
-    uint32_t *dev = xcalloc(s->n, sizeof(uint32_t));
+    uint32_t *dev = NEWN(s, uint32_t, s->n);
     double total = 0, t = 0;
     for (size_t i = 0; i < count; i++) {
         const bx_cand *c = &p->cands[chosen[i]];
@@ -1657,17 +1852,107 @@ static double placement_cost(const search *s, const uint32_t *chosen, size_t cou
     }
     for (size_t e = 0; e < p->nedges; e++)
         t += xfer(p, dev[p->edges[e].from], dev[p->edges[e].to], p->edges[e].bytes);
-    free(dev);
     *transfer = t;
     return total + t;
 }
 
-bx_search_result *bx_search_run(const bx_search_problem *p, const bx_search_options *opt)
+static void run(search *s, const bx_search_options *opt)
+{
+    bx_search_result *r = s->r;
+    build_graph(s);
+    if (!prepare_candidates(s))
+        return;
+    prepare(s);
+    size_t nchosen = 0;
+    if (exact(s, opt->max_states)) {
+        r->optimal = s->goal != NONE;
+        if (s->goal != NONE) {
+            nchosen = path_to(s, s->goal, false);
+        } else {
+            snprintf(r->error, sizeof r->error,
+                     "no valid placement: every cover by these candidates closes a cycle "
+                     "or needs a missing link (no partial placement gets past node %u)",
+                     s->deepest);
+            return;
+        }
+    } else {
+        r->budget_hit = true;
+        r->time_hit = past_deadline(s);
+        r->lower_bound = open_bound(s);
+        double best = INFINITY, tr;
+        uint32_t *kept = NULL;
+        if (s->goal != NONE) {   /* complete, though not proven cheapest */
+            nchosen = path_to(s, s->goal, false);
+            best = placement_cost(s, s->chosen, nchosen, &tr);
+            kept = NEWN(s, uint32_t, nchosen);
+            memcpy(kept, s->chosen, nchosen * sizeof(uint32_t));
+        }
+        /* The beam gets the same budget: width * layers <= max_states. */
+        size_t width = opt->beam_width;
+        if (!width) {
+            size_t per = opt->max_states ? opt->max_states / s->n : 64;
+            width = per < 1 ? 1 : per > 64 ? 64 : per;
+        }
+        r->beam_width = width;
+        beam(s, width);
+        if (s->goal != NONE) {
+            size_t nb = path_to(s, s->goal, true);
+            if (placement_cost(s, s->chosen, nb, &tr) < best) {
+                nchosen = nb;
+                kept = NULL;
+            }
+        }
+        if (kept) {
+            uint32_t *c = s_calloc(s, nchosen, sizeof(uint32_t));
+            memcpy(c, kept, nchosen * sizeof(uint32_t));
+            free(s->chosen);
+            s->chosen = c;
+        } else if (s->goal == NONE) {
+            snprintf(r->error, sizeof r->error,
+                     "no placement found: the state budget (%zu) ran out and the beam "
+                     "(width %zu) found no complete placement", opt->max_states, width);
+            return;
+        }
+    }
+    r->ok = true;
+    r->cost = placement_cost(s, s->chosen, nchosen, &r->transfer_cost);
+    r->nchosen = nchosen;
+    r->chosen = s->chosen;
+    s->chosen = NULL;
+    if (r->optimal)
+        r->lower_bound = r->cost;
+    else if (r->lower_bound > r->cost)
+        r->lower_bound = r->cost;   /* rounding */
+}
+
+/* The search, with the way out for a failed allocation: only s is live
+ * across the setjmp, and it does not change. */
+static void guarded(search *s)
+{
+    bx_search_result *r = s->r;
+    int why = setjmp(s->fail);
+    if (why == 0) {
+        run(s, &s->opt);
+        return;
+    }
+    free(r->chosen);
+    r->chosen = NULL;
+    r->ok = r->optimal = false;
+    r->nchosen = 0;
+    r->out_of_memory = why == 1;
+    snprintf(r->error, sizeof r->error,
+             why == 1 ? "out of memory after %zu states; try --max-states"
+                      : "too many states (%zu); try --max-states",
+             r->generated);
+}
+
+bx_search_result *bx_search_run(const bx_search_problem *p, const bx_search_options *options)
 {
     static const bx_search_options defaults = { 0 };
-    if (!opt)
-        opt = &defaults;
-    bx_search_result *r = xcalloc(1, sizeof(*r));
+    const bx_search_options *const opt = options ? options : &defaults;
+    bx_search_result *r = calloc(1, sizeof(*r));
+    if (!r)
+        return NULL;
     if (p->error[0]) {
         snprintf(r->error, sizeof r->error, "%s", p->error);
         return r;
@@ -1676,58 +1961,23 @@ bx_search_result *bx_search_run(const bx_search_problem *p, const bx_search_opti
         r->ok = r->optimal = true;
         return r;
     }
-    search s = { .p = p, .r = r, .astar = opt->astar, .n = p->n };
-    bx_arena_init(&s.keys);
-    build_graph(&s);
-    if (!prepare_candidates(&s)) {
-        search_free(&s);
+    search *s = calloc(1, sizeof(*s));
+    if (!s) {
+        snprintf(r->error, sizeof r->error, "out of memory");
+        r->out_of_memory = true;
         return r;
     }
-    prepare(&s);
-
-    uint32_t *chosen = NULL;
-    size_t nchosen = 0;
-    if (exact(&s, opt->max_states)) {
-        r->optimal = s.goal != NONE;
-        if (s.goal != NONE)
-            chosen = path_to(&s, s.goal, &nchosen);
-        else
-            snprintf(r->error, sizeof r->error,
-                     "no valid placement: every cover by these candidates closes a cycle "
-                     "or needs a missing link (no partial placement gets past node %u)",
-                     s.deepest);
-    } else {
-        r->budget_hit = true;
-        double best = INFINITY, tr;
-        if (s.goal != NONE) {   /* complete, though not proven cheapest */
-            chosen = path_to(&s, s.goal, &nchosen);
-            best = placement_cost(&s, chosen, nchosen, &tr);
-        }
-        size_t width = opt->beam_width ? opt->beam_width : 64;
-        beam(&s, width);
-        if (s.goal != NONE) {
-            size_t nb;
-            uint32_t *b = path_to(&s, s.goal, &nb);
-            if (placement_cost(&s, b, nb, &tr) < best) {
-                free(chosen);
-                chosen = b;
-                nchosen = nb;
-            } else {
-                free(b);
-            }
-        }
-        if (!chosen)
-            snprintf(r->error, sizeof r->error,
-                     "no placement found: the state budget (%zu) ran out and the beam "
-                     "(width %zu) found no complete placement", opt->max_states, width);
-    }
-    if (chosen) {
-        r->ok = true;
-        r->chosen = chosen;
-        r->nchosen = nchosen;
-        r->cost = placement_cost(&s, chosen, nchosen, &r->transfer_cost);
-    }
-    search_free(&s);
+    s->p = p;
+    s->r = r;
+    s->astar = opt->astar;
+    s->n = p->n;
+    if (opt->time_limit > 0)
+        s->deadline = now() + opt->time_limit;
+    s->opt = *opt;
+    bx_arena_init(&s->keys);
+    guarded(s);
+    search_free(s);
+    free(s);
     return r;
 }
 

@@ -70,13 +70,25 @@ typedef struct bx_search_options {
     bool astar;             /* guide by an admissible lower bound (A*) */
     size_t max_states;      /* states the exact search may make (it stops
                                at the first expansion past it); 0: none */
-    size_t beam_width;      /* states kept per layer once over budget; 0: 64 */
+    size_t beam_width;      /* states kept per layer once over budget; 0:
+                               max_states / nodes, between 1 and 64, so
+                               the beam makes no more states than the
+                               exact search could */
+    double time_limit;      /* seconds for the whole search, 0: none; past
+                               it the exact search stops, and past it in
+                               the beam the width drops to 1 */
 } bx_search_options;
 
 typedef struct bx_search_result {
     bool ok;                /* a complete, valid placement was found */
     bool optimal;           /* ... and it is proven cheapest */
-    bool budget_hit;        /* max_states ran out: the beam finished the job */
+    bool budget_hit;        /* the budget ran out: the beam finished the job */
+    bool time_hit;          /* ... the time limit, that is */
+    bool out_of_memory;     /* the search stopped for want of memory */
+    double lower_bound;     /* no placement costs less: the cost when
+                               optimal, else the least open priority when
+                               the exact search stopped */
+    size_t beam_width;      /* the beam's width, when it ran */
     double cost;            /* candidates' costs plus transfer_cost */
     double transfer_cost;   /* the edges between devices */
     size_t nchosen;
@@ -92,8 +104,9 @@ typedef struct bx_search_result {
     char error[256];        /* why not ok; empty when ok */
 } bx_search_result;
 
-/* Search (options may be NULL: plain Dijkstra, no budget).  Never returns
- * NULL; look at ok.  The problem is not modified.  Memory: 72 bytes a
+/* Search (options may be NULL: plain Dijkstra, no budget).  Returns NULL
+ * only when even the result cannot be allocated; otherwise look at ok
+ * (out of memory during the search is !ok with out_of_memory set).  The problem is not modified.  Memory: 72 bytes a
  * node for the ancestors within a band of 512 nodes, plus the states; time
  * grows with the number of states, which depends on how wide the graph is
  * (how many placed nodes still have unplaced neighbours), not on its

@@ -98,11 +98,14 @@ typedef struct byoc_partition_options {
     void *cost_ctx;
     size_t max_states;         /* 0: 2,000,000; past it the search becomes
                                   a beam and the result is not proven
-                                  optimal */
-    size_t beam_width;         /* 0: 64 */
+                                  optimal, but carries a lower bound */
+    size_t beam_width;         /* 0: max_states / calls, between 1 and 64 */
     bool no_astar;             /* plain Dijkstra instead of A* */
     bool no_check;             /* skip the independent checker (it runs
                                   by default) */
+    double time_limit;         /* seconds for each search, 0: none; past it
+                                  the exact search stops and a beam finishes,
+                                  in one greedy pass once the time is up */
 } byoc_partition_options;
 
 void byoc_partition_options_init(byoc_partition_options *o);
@@ -159,7 +162,21 @@ typedef struct byoc_result {
                                                    the analytic model) */
     bool cost_table;           /* a measured-cost table was given */
     double candidate_seconds, search_seconds;  /* wall time */
+    double lower_bound;        /* no placement over the candidates costs
+                                  less: cost itself when optimal, else what
+                                  the exact search proved when its budget
+                                  ran out (see byoc_result_gap) */
+    bool time_hit;             /* the budget that ran out was the time */
 } byoc_result;
+
+/* How far from optimal r may be, as a fraction of the lower bound: 0 when
+ * optimal, (cost - lower_bound) / lower_bound otherwise (+inf when nothing
+ * was proven). */
+double byoc_result_gap(const byoc_result *r);
+/* "optimal", or how far from it r may be and which budget ran out
+ * ("within 3.2% of optimal (state budget)"), written into buf (and
+ * returned; "optimal" is a constant string). */
+const char *byoc_result_optimality(const byoc_result *r, char *buf, size_t size);
 
 /* Partition g over the targets of its registry, with their current option
  * values.  Returns NULL with err set when the options are bad (an unknown

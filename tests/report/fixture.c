@@ -111,7 +111,7 @@ int fixture_open(fixture *fx, byoc_error *err)
     fx->r = (byoc_result){
         .graph = fx->g, .strategy = "optimal", .ntargets = 4, .targets = fx->targets,
         .npartitions = FIXTURE_PARTS, .partitions = fx->parts,
-        .node_partition = fx->node_partition, .cost = 31.75e-6, .transfer_cost = 10.5e-6,
+        .node_partition = fx->node_partition, .cost = 31.75e-6, .transfer_cost = 10.5e-6, .lower_bound = 31.75e-6,
         .optimal = true, .ncandidates = 17, .nkernels = 12, .expanded = 9, .generated = 23,
         .from_table = 1, .from_callback = 1, .unknown = 1,
         .candidate_seconds = 0.25, .search_seconds = 0.5,

@@ -205,8 +205,19 @@ START_TEST(text_totals_follow_the_result)
     fx.r.from_table = fx.r.from_callback = fx.r.unknown = 0;
     fx.r.optimal = false;
     fx.r.budget_hit = true;
+    fx.r.lower_bound = 25e-6;   /* cost 31.75e-6: 27% above it at most */
     char *text = written(byoc_result_write_text, &fx.r);
+    ck_assert_ptr_nonnull(strstr(text, "search             within 27.0% of optimal (state budget)\n"));
+    free(text);
+    fx.r.time_hit = true;
+    text = written(byoc_result_write_text, &fx.r);
+    ck_assert_ptr_nonnull(strstr(text, "search             within 27.0% of optimal (time limit)\n"));
+    free(text);
+    fx.r.time_hit = false;
+    fx.r.lower_bound = 0;       /* nothing proven */
+    text = written(byoc_result_write_text, &fx.r);
     ck_assert_ptr_nonnull(strstr(text, "search             not proven optimal (state budget)\n"));
+    ck_assert(isinf(byoc_result_gap(&fx.r)));
     ck_assert_ptr_nonnull(strstr(text, "kernels            12\n"));
     ck_assert_ptr_null(strstr(text, "source"));
     free(text);

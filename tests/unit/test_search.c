@@ -510,6 +510,7 @@ static uint32_t below(rng *r, uint32_t n) { return (uint32_t)(next(r) % n); }
  * nodes: the other nodes ("fillers") have one candidate each, so the brute
  * force stays cheap while the core straddles 64-bit word boundaries and
  * paths run through the fillers. */
+#define NONE_ UINT32_MAX
 enum { MAXCORE = 12, MAXN = 160, MAXC = 64 + MAXN, MAXE = MAXCORE * MAXCORE + 2 * MAXN };
 
 typedef struct spec {
@@ -642,6 +643,118 @@ static void random_spec(rng *r, spec *g, bool pairs)
         }
 }
 
+/* A random problem shaped like what made the search blow up on real
+ * models, small enough for the brute force, numbered in a random
+ * topological order (so candidates straddle others' nodes):
+ * - 0: a chain of blocks, each with a side output that only reaches a
+ *   sink (a transformer layer's key/value tensors), candidates joining
+ *   the side node with its chain node or with the next block;
+ * - 1: a long chain of identical residual blocks (x -> a -> b, b reads x),
+ *   identical costs per block, windows of consecutive nodes;
+ * - 2: wide fan-out: one hub read by many consumers, each to a sink, and
+ *   candidates pairing the hub with any consumer (a shared mask). */
+static void shaped_spec(rng *r, spec *g, int shape)
+{
+    memset(g, 0, sizeof *g);
+    g->ndev = 1 + below(r, 2);
+    uint32_t lab[MAXCORE];      /* node in construction order -> label */
+    uint32_t n = 0, eu[MAXE], ev[MAXE], ne = 0;
+    struct { uint32_t nodes[4], k; } cs[MAXC];
+    uint32_t nc = 0;
+#define EDGE(a, b) (eu[ne] = (a), ev[ne] = (b), ne++)
+#define CAND2(a, b) (cs[nc] = (__typeof__(cs[0])){ { (a), (b) }, 2 }, nc++)
+#define CAND3(a, b, c) (cs[nc] = (__typeof__(cs[0])){ { (a), (b), (c) }, 3 }, nc++)
+    if (shape == 0) {
+        uint32_t blocks = 2 + below(r, 3), prev = n++;   /* x0 */
+        for (uint32_t b = 0; b < blocks && n + 3 <= MAXCORE; b++) {
+            uint32_t x = n++, side = n++;
+            EDGE(prev, x);
+            EDGE(prev, side);
+            CAND2(prev, x);
+            CAND2(prev, side);
+            if (below(r, 2)) {
+                uint32_t sink = n++;
+                EDGE(side, sink);
+                EDGE(x, sink);
+                CAND2(side, sink);
+                CAND3(prev, side, sink);
+            }
+            prev = x;
+        }
+    } else if (shape == 1) {
+        uint32_t x = n++;
+        while (n + 2 <= MAXCORE) {
+            uint32_t a = n++, b = n++;
+            EDGE(x, a);
+            EDGE(a, b);
+            EDGE(x, b);
+            CAND2(x, a);
+            CAND2(a, b);
+            CAND3(x, a, b);
+            x = b;
+        }
+    } else {
+        uint32_t hub = n++, join = NONE_;
+        uint32_t fan = 3 + below(r, 5);
+        for (uint32_t i = 0; i < fan && n < MAXCORE; i++) {
+            uint32_t c = n++;
+            EDGE(hub, c);
+            CAND2(hub, c);
+        }
+        if (n < MAXCORE && below(r, 2)) {
+            join = n++;
+            for (uint32_t c = 1; c + 1 < join; c++)
+                EDGE(c, join);
+            CAND2(join - 1, join);
+            CAND3(hub, 1, join);
+        }
+    }
+#undef EDGE
+#undef CAND2
+#undef CAND3
+    /* A random topological order: Kahn's algorithm taking a random ready
+     * node each time. */
+    uint32_t indeg[MAXCORE] = { 0 }, ready[MAXCORE], nr = 0;
+    for (uint32_t e = 0; e < ne; e++)
+        indeg[ev[e]]++;
+    for (uint32_t x = 0; x < n; x++)
+        if (!indeg[x])
+            ready[nr++] = x;
+    for (uint32_t next = 0; nr; next++) {
+        uint32_t i = below(r, nr), x = ready[i];
+        ready[i] = ready[--nr];
+        lab[x] = next;
+        for (uint32_t e = 0; e < ne; e++)
+            if (eu[e] == x && --indeg[ev[e]] == 0)
+                ready[nr++] = ev[e];
+    }
+    g->n = n;
+    for (uint32_t e = 0; e < ne; e++)
+        push_edge(g, lab[eu[e]], lab[ev[e]], below(r, 100));
+    /* Identical costs per kind give plateaus of equal placements. */
+    double single = (double)(2 + below(r, 6)) / 4;
+    for (uint32_t x = 0; x < n; x++) {
+        push_cand(g, &x, 1, 0, single);
+        if (g->ndev > 1)
+            push_cand(g, &x, 1, 1, single + (double)below(r, 3) / 4);
+    }
+    for (uint32_t i = 0; i < nc; i++) {
+        uint32_t nodes[4];
+        for (uint32_t k = 0; k < cs[i].k; k++)
+            nodes[k] = lab[cs[i].nodes[k]];
+        double cost = below(r, 2) ? single * cs[i].k * 0.75 : random_cost(r, cs[i].k);
+        push_cand(g, nodes, cs[i].k, below(r, g->ndev), cost);
+    }
+    if (below(r, 2))
+        embed(r, g);
+    g->all_links = true;
+    for (uint32_t a = 0; a < g->ndev; a++)
+        for (uint32_t b = 0; b < g->ndev; b++) {
+            g->lat[a][b] = (double)below(r, 4) / 4;
+            g->bw[a][b] = 10 + below(r, 90);
+        }
+}
+
 static bx_search_problem *build(const spec *g, bool transfers)
 {
     bx_search_problem *p = bx_search_problem_create(g->n, g->ndev);
@@ -722,16 +835,19 @@ static double brute_force(const spec *g, const bx_search_problem *p)
     return best;
 }
 
-enum { GRAPHS = 2000, PAIR_GRAPHS = 600 };
+enum { GRAPHS = 2000, PAIR_GRAPHS = 600, SHAPED_GRAPHS = 900 };
 
 START_TEST(matches_brute_force)
 {
     rng r = { 0x9e3779b97f4a7c15u };
     size_t cyclic = 0, nonconvex = 0, budget_hits = 0, transfer_mattered = 0;
-    size_t infeasible = 0, compared = 0;
-    for (int t = 0; t < GRAPHS + PAIR_GRAPHS; t++) {
+    size_t infeasible = 0, compared = 0, bounded = 0;
+    for (int t = 0; t < GRAPHS + PAIR_GRAPHS + SHAPED_GRAPHS; t++) {
         spec g;
-        random_spec(&r, &g, t >= GRAPHS);
+        if (t < GRAPHS + PAIR_GRAPHS)
+            random_spec(&r, &g, t >= GRAPHS);
+        else
+            shaped_spec(&r, &g, t % 3);
         double plain_best = INFINITY;
         for (int transfers = 0; transfers < 2; transfers++) {
             bx_search_problem *p = build(&g, transfers);
@@ -757,6 +873,8 @@ START_TEST(matches_brute_force)
                             res->cost, best);
                     REQUIRE(close_to(total, res->cost), "graph %d: checker %g", t, total);
                     REQUIRE(res->optimal, "graph %d: not flagged optimal", t);
+                REQUIRE(res->lower_bound == res->cost, "graph %d: optimal, bound %g", t,
+                        res->lower_bound);
                     compared++;
                 }
                 cyclic += res->rejected_cyclic;
@@ -785,6 +903,13 @@ START_TEST(matches_brute_force)
                         t, total, best);
                 REQUIRE(res->budget_hit || close_to(total, best), "graph %d: %.17g, not %.17g",
                         t, total, best);
+                /* What the exact search proved before it stopped holds. */
+                REQUIRE(res->lower_bound <= best + 1e-9 * fmax(1, best) &&
+                        res->lower_bound <= res->cost,
+                        "graph %d: lower bound %.17g, optimum %.17g, cost %.17g", t,
+                        res->lower_bound, best, res->cost);
+                if (res->budget_hit && res->lower_bound > 0)
+                    bounded++;
             }
             bx_search_result_destroy(res);
             bx_search_problem_destroy(p);
@@ -797,6 +922,7 @@ START_TEST(matches_brute_force)
     ck_assert_uint_gt(transfer_mattered, 100);
     ck_assert_uint_gt(infeasible, 10);
     ck_assert_uint_gt(compared, 3 * GRAPHS);
+    ck_assert_uint_gt(bounded, 100);    /* the bounds said something */
 }
 END_TEST
 
