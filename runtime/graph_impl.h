@@ -20,9 +20,13 @@ typedef struct bx_node {
     byoc_value *attrs;          /* CALL: op->nattrs values */
     const byoc_value *value;    /* CONST: NULL when not known */
     const byoc_value *flat;     /* CONST: value's scalars in one list, row-major */
+    /* A node is tensor-typed (nfields -1, type) or tuple-typed (tuple, with
+     * nfields and fields repeating its n and fields for the many readers
+     * of tensor fields).  Set them with bx_node_set_tensor/_tuple only. */
     int nfields;                /* tuple-typed: fields; -1: tensor-typed */
     byoc_tensor_type type;      /* tensor-typed */
-    byoc_tensor_type *fields;   /* tuple-typed */
+    byoc_tensor_type *fields;   /* tuple-typed: tuple->fields */
+    const byoc_tuple_type *tuple; /* tuple-typed; NULL otherwise */
 } bx_node;
 
 struct byoc_graph {
@@ -46,6 +50,23 @@ struct byoc_graph {
 /* The data of constant node, its scalars in one flat list (row-major), so
  * that element i is read in O(1); NULL when the data is not known. */
 const byoc_value *bx_node_const_flat(const byoc_graph *g, int node);
+
+/* A tuple type of n fields in g's arena, fields[i] unknown: the caller
+ * fills fields and, for nested fields, sub (allocated on first need with
+ * bx_tuple_sub), then calls bx_tuple_finish to set depth.  n is checked by
+ * the caller against BYOC_MAX_FIELDS. */
+byoc_tuple_type *bx_tuple_new(byoc_graph *g, int n);
+void bx_tuple_set_sub(byoc_graph *g, byoc_tuple_type *t, int i, const byoc_tuple_type *sub);
+/* Sets t->depth; false when it would pass BYOC_MAX_TUPLE_DEPTH. */
+bool bx_tuple_finish(byoc_tuple_type *t);
+/* A deep copy of t into g's arena; NULL with err filled when t nests
+ * deeper than BYOC_MAX_TUPLE_DEPTH or has too many fields. */
+const byoc_tuple_type *bx_tuple_copy(byoc_graph *g, const byoc_tuple_type *t, byoc_error *err);
+void bx_node_set_tensor(bx_node *n, const byoc_tensor_type *t);
+void bx_node_set_tuple(bx_node *n, const byoc_tuple_type *t);
+/* Set a node's tuple type, nested fields included (a deep copy); -1 with
+ * err filled past the limits. */
+int bx_graph_set_tuple(byoc_graph *g, int node, const byoc_tuple_type *t, byoc_error *err);
 
 /* Add a note to g (printf-style; copied into the graph's arena). */
 void bx_graph_note(byoc_graph *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
