@@ -42,6 +42,7 @@ struct byoc_graph {
     /* Consumers in CSR form, rebuilt lazily after the graph changes. */
     int *cons_start, *cons;
     int cons_n;                 /* node count they were built for; -1 stale */
+    long infer_visits;          /* nodes typed by inference, over the graph's life */
     /* Notes from readers and inference: unmapped ops, untyped nodes. */
     const char **notes;
     int nnotes, capnotes;

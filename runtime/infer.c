@@ -2587,6 +2587,7 @@ int byoc_graph_infer_types(byoc_graph *g, byoc_error *err)
     }
     for (int i = 0; i < g->n; i++) {
         bx_node *n = &g->nodes[i];
+        g->infer_visits++;
         n->untyped = NULL;
         switch (n->kind) {
         case BYOC_N_INPUT:
@@ -2614,6 +2615,11 @@ int byoc_graph_infer_types(byoc_graph *g, byoc_error *err)
         }
     }
     return 0;
+}
+
+long byoc_graph_infer_visits(const byoc_graph *g)
+{
+    return g ? g->infer_visits : 0;
 }
 
 const char *byoc_node_untyped_reason(const byoc_graph *g, int node)

@@ -159,6 +159,11 @@ const char *byoc_graph_note(const byoc_graph *g, int i);
  * the rule cannot use - keeps an unknown type and a reason; it is not an
  * error.  Returns 0, or -1. */
 int byoc_graph_infer_types(byoc_graph *g, byoc_error *err);
+/* How many times inference has typed a node of g, over the graph's life:
+ * the readers type each node once, so a graph just read has visited each
+ * of its nodes once; each byoc_graph_infer_types adds the node count.
+ * For tests and benchmarks of the readers' cost. */
+long byoc_graph_infer_visits(const byoc_graph *g);
 /* Why the node has no type after inference, or NULL when it has one. */
 const char *byoc_node_untyped_reason(const byoc_graph *g, int node);
 /* Floating-point operations of a call by its op's flops rule; 0 for other
