@@ -17,6 +17,7 @@ typedef struct bx_node {
     const char *name;           /* INPUT, or a name from the source */
     int line, col;              /* in the source; 0 when not known */
     const char *untyped;        /* why inference gave no type, or NULL */
+    const char *note;           /* inference's note, until added to the graph's */
     byoc_value *attrs;          /* CALL: op->nattrs values */
     const byoc_value *value;    /* CONST: NULL when not known */
     const byoc_value *flat;     /* CONST: value's scalars in one list, row-major */
@@ -43,6 +44,7 @@ struct byoc_graph {
     int *cons_start, *cons;
     int cons_n;                 /* node count they were built for; -1 stale */
     long infer_visits;          /* nodes typed by inference, over the graph's life */
+    int typed;                  /* nodes [0, typed) typed by bx_graph_infer_new */
     /* Notes from readers and inference: unmapped ops, untyped nodes. */
     const char **notes;
     int nnotes, capnotes;
@@ -68,6 +70,14 @@ void bx_node_set_tuple(bx_node *n, const byoc_tuple_type *t);
 /* Set a node's tuple type, nested fields included (a deep copy); -1 with
  * err filled past the limits. */
 int bx_graph_set_tuple(byoc_graph *g, int node, const byoc_tuple_type *t, byoc_error *err);
+
+/* Typing while building (a reader): type the nodes added since the last
+ * call, each once, in id order, as byoc_graph_infer_types would; they must
+ * be complete (attributes set).  Their notes wait until
+ * bx_graph_infer_notes adds them, in node order.  0, or -1 with err filled
+ * (a declared type that inference contradicts). */
+int bx_graph_infer_new(byoc_graph *g, byoc_error *err);
+void bx_graph_infer_notes(byoc_graph *g);
 
 /* Add a note to g (printf-style; copied into the graph's arena). */
 void bx_graph_note(byoc_graph *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

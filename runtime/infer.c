@@ -2420,11 +2420,16 @@ static bool has_type(const bx_node *n)
     return n->nfields >= 0 || n->type.rank >= 0 || n->type.dtype != BYOC_DT_VOID;
 }
 
+/* A node's note waits on the node (n->note) until the walk that typed it
+ * adds it to the graph's: at once for byoc_graph_infer_types, after the
+ * last node for a reader that types as it builds, so that the notes come
+ * in node order after the reader's own, however the typing interleaved
+ * with building. */
 static void set_untyped(byoc_graph *g, bx_node *n, const char *reason, bool note)
 {
     n->untyped = bx_arena_strdup(&g->arena, reason);
     if (note)
-        bx_graph_note(g, "%s", reason);
+        n->note = n->untyped;
 }
 
 /* The inferred result agrees with the declared one (or there is none):
@@ -2513,7 +2518,7 @@ static int infer_call(byoc_graph *g, int id, byoc_error *err)
     }
     /* A type the source declared outlives a rule that cannot check it. */
     if (has_type(n)) {
-        bx_graph_note(g, "%s (kept the declared type)", r.s);
+        n->note = bx_arena_printf(&g->arena, "%s (kept the declared type)", r.s);
     } else {
         n->type = unknown_type;
         set_untyped(g, n, r.s, true);
@@ -2579,6 +2584,39 @@ static void infer_proj(byoc_graph *g, bx_node *n)
         set_untyped(g, n, why, false);
 }
 
+/* Type node i from its arguments, which are typed; its note, if any, is
+ * left in n->note. */
+static int infer_node(byoc_graph *g, int i, byoc_error *err)
+{
+    bx_node *n = &g->nodes[i];
+    g->infer_visits++;
+    n->untyped = NULL;
+    n->note = NULL;
+    switch (n->kind) {
+    case BYOC_N_INPUT:
+    case BYOC_N_CONST:
+        if (n->type.rank < 0) {
+            bx_strbuf r = {0};
+            if (n->kind == BYOC_N_INPUT)
+                bx_sb_printf(&r, "input '%s' has no type", n->name ? n->name : "");
+            else
+                bx_sb_printf(&r, "constant %d has no type", i);
+            set_untyped(g, n, r.s, true);
+            free(r.s);
+        }
+        return 0;
+    case BYOC_N_TUPLE:
+        infer_tuple(g, n);
+        return 0;
+    case BYOC_N_PROJ:
+        infer_proj(g, n);
+        return 0;
+    case BYOC_N_CALL:
+        return infer_call(g, i, err);
+    }
+    return 0;
+}
+
 int byoc_graph_infer_types(byoc_graph *g, byoc_error *err)
 {
     if (!g) {
@@ -2586,35 +2624,31 @@ int byoc_graph_infer_types(byoc_graph *g, byoc_error *err)
         return -1;
     }
     for (int i = 0; i < g->n; i++) {
-        bx_node *n = &g->nodes[i];
-        g->infer_visits++;
-        n->untyped = NULL;
-        switch (n->kind) {
-        case BYOC_N_INPUT:
-        case BYOC_N_CONST:
-            if (n->type.rank < 0) {
-                bx_strbuf r = {0};
-                if (n->kind == BYOC_N_INPUT)
-                    bx_sb_printf(&r, "input '%s' has no type", n->name ? n->name : "");
-                else
-                    bx_sb_printf(&r, "constant %d has no type", i);
-                set_untyped(g, n, r.s, true);
-                free(r.s);
-            }
-            break;
-        case BYOC_N_TUPLE:
-            infer_tuple(g, n);
-            break;
-        case BYOC_N_PROJ:
-            infer_proj(g, n);
-            break;
-        case BYOC_N_CALL:
-            if (infer_call(g, i, err) < 0)
-                return -1;
-            break;
-        }
+        if (infer_node(g, i, err) < 0)
+            return -1;
+        if (g->nodes[i].note)
+            bx_graph_note(g, "%s", g->nodes[i].note);
+        g->nodes[i].note = NULL;
     }
+    g->typed = g->n;
     return 0;
+}
+
+int bx_graph_infer_new(byoc_graph *g, byoc_error *err)
+{
+    for (; g->typed < g->n; g->typed++)
+        if (infer_node(g, g->typed, err) < 0)
+            return -1;
+    return 0;
+}
+
+void bx_graph_infer_notes(byoc_graph *g)
+{
+    for (int i = 0; i < g->n; i++)
+        if (g->nodes[i].note) {
+            bx_graph_note(g, "%s", g->nodes[i].note);
+            g->nodes[i].note = NULL;
+        }
 }
 
 long byoc_graph_infer_visits(const byoc_graph *g)

@@ -611,6 +611,8 @@ START_TEST(call_of_300_arguments_and_concatenate_of_300)
     char *ty = type_of(g, out);
     ck_assert_str_eq(ty, "Tensor[(1, 1200), float32]");
     free(ty);
+    /* Inlining and reading type each node once. */
+    ck_assert_int_eq(byoc_graph_infer_visits(g), byoc_graph_node_count(g));
     byoc_graph *h = round_trip(g);
     assert_same(g, h);
     byoc_graph_destroy(h);
