@@ -22,6 +22,22 @@ bench: bench/load_model$(EXEEXT)
 	    $(SHARED_MODELS)/relay/resnet50.relay $(SHARED_MODELS)/onnx/collage_resnet50.graph.onnx; \
 	else echo "bench: $(SHARED_MODELS) is absent; nothing to measure"; fi
 
+# Loading time against size: torch-style shape chains (tests/onnx/onnx_gen.h)
+# of 1k, 5k and 20k ONNX nodes; time per node should stay flat.
+# (Needs ONNX support: the generator is built only with it.)
+if HAVE_ONNX
+BENCH_ONNX = bench-onnx-chains
+endif
+.PHONY: bench-onnx-chains
+bench: $(BENCH_ONNX)
+bench-onnx-chains: bench/load_model$(EXEEXT)
+	@$(MAKE) $(AM_MAKEFLAGS) tests/onnx/gen_onnx$(EXEEXT)
+	@echo "== generated shape chains, 20 ONNX nodes per layer"
+	@for l in 50 250 1000; do \
+	  ./tests/onnx/gen_onnx chains $$l bench/chains_$$l.onnx || exit 1; done
+	@./bench/load_model -n 5 bench/chains_50.onnx bench/chains_250.onnx bench/chains_1000.onnx
+CLEANFILES += bench/chains_50.onnx bench/chains_250.onnx bench/chains_1000.onnx
+
 # The partitioner: one process per model, so each peak memory is its own.
 .PHONY: bench-partition
 bench: bench-partition

@@ -999,19 +999,15 @@ static int by_count(const void *a, const void *b)
 
 static void print_type(const byoc_graph *g, int node)
 {
-    char buf[256];
-    int nf = byoc_node_field_count(g, node);
-    if (nf < 0) {
-        byoc_relay_format_type(g, byoc_node_type(g, node, -1), buf, sizeof buf);
-        fputs(buf, stdout);
-        return;
+    size_t n = byoc_relay_format_node_type(g, node, NULL, 0);
+    char *buf = malloc(n + 1);
+    if (!buf) {
+        fputs("byoc: out of memory\n", stderr);
+        exit(1);
     }
-    fputc('(', stdout);
-    for (int i = 0; i < nf; i++) {
-        byoc_relay_format_type(g, byoc_node_type(g, node, i), buf, sizeof buf);
-        printf("%s%s", i ? ", " : "", buf);
-    }
-    fputc(')', stdout);
+    byoc_relay_format_node_type(g, node, buf, n + 1);
+    fputs(buf, stdout);
+    free(buf);
 }
 
 static void print_flops(double f)

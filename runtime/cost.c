@@ -39,19 +39,23 @@ double bx_tensor_bytes(const byoc_tensor_type *t)
     return e * (bits < 8 ? 1 : bits / 8);
 }
 
-double bx_node_bytes(const byoc_graph *g, int node)
+/* Recursion as deep as tuples nest, which the graph bounds. */
+static double tuple_bytes(const byoc_tuple_type *t)
 {
-    int nf = byoc_node_field_count(g, node);
-    if (nf < 0)
-        return bx_tensor_bytes(byoc_node_type(g, node, -1));
     double sum = 0;
-    for (int i = 0; i < nf; i++) {
-        double b = bx_tensor_bytes(byoc_node_type(g, node, i));
+    for (int i = 0; i < t->n; i++) {
+        double b = t->sub && t->sub[i] ? tuple_bytes(t->sub[i]) : bx_tensor_bytes(&t->fields[i]);
         if (b < 0)
             return -1;
         sum += b;
     }
     return sum;
+}
+
+double bx_node_bytes(const byoc_graph *g, int node)
+{
+    const byoc_tuple_type *t = byoc_node_tuple_type(g, node);
+    return t ? tuple_bytes(t) : bx_tensor_bytes(byoc_node_type(g, node, -1));
 }
 
 /* Is node one of the graph's results (the output, or a field of it)? */

@@ -233,20 +233,28 @@ static void put_tensor_type(bx_strbuf *b, const byoc_graph *g, const byoc_tensor
     sb_chr(b, ']');
 }
 
-static void put_type(bx_strbuf *b, const byoc_graph *g, int node)
+/* Recursion as deep as tuples nest, which the graph bounds. */
+static void put_tuple_type(bx_strbuf *b, const byoc_graph *g, const byoc_tuple_type *t)
 {
-    int nf = byoc_node_field_count(g, node);
-    if (nf < 0) {
-        put_tensor_type(b, g, byoc_node_type(g, node, -1));
-        return;
-    }
     sb_chr(b, '(');
-    for (int i = 0; i < nf; i++) {
+    for (int i = 0; i < t->n; i++) {
         if (i)
             sb_chr(b, ',');
-        put_tensor_type(b, g, byoc_node_type(g, node, i));
+        if (t->sub && t->sub[i])
+            put_tuple_type(b, g, t->sub[i]);
+        else
+            put_tensor_type(b, g, &t->fields[i]);
     }
     sb_chr(b, ')');
+}
+
+static void put_type(bx_strbuf *b, const byoc_graph *g, int node)
+{
+    const byoc_tuple_type *t = byoc_node_tuple_type(g, node);
+    if (t)
+        put_tuple_type(b, g, t);
+    else
+        put_tensor_type(b, g, byoc_node_type(g, node, -1));
 }
 
 /* An attribute is printed when it differs from its declared default; one

@@ -104,12 +104,128 @@ static bx_node *new_node(byoc_graph *g, byoc_node_kind kind)
     return n;
 }
 
+/* ---- tuple types ----------------------------------------------------------- */
+
+byoc_tuple_type *bx_tuple_new(byoc_graph *g, int n)
+{
+    byoc_tuple_type *t = BX_NEW(&g->arena, byoc_tuple_type);
+    byoc_tensor_type *f = BX_NEWN(&g->arena, byoc_tensor_type, n > 0 ? n : 1);
+    for (int i = 0; i < n; i++)
+        f[i] = unknown_type;
+    t->n = n;
+    t->fields = f;
+    t->sub = NULL;
+    t->depth = 1;
+    return t;
+}
+
+void bx_tuple_set_sub(byoc_graph *g, byoc_tuple_type *t, int i, const byoc_tuple_type *sub)
+{
+    if (!t->sub) {
+        const byoc_tuple_type **s = BX_NEWN(&g->arena, const byoc_tuple_type *, t->n);
+        memset(s, 0, sizeof(*s) * (size_t)t->n);
+        t->sub = s;
+    }
+    ((const byoc_tuple_type **)t->sub)[i] = sub;
+    ((byoc_tensor_type *)t->fields)[i] = unknown_type;
+}
+
+bool bx_tuple_finish(byoc_tuple_type *t)
+{
+    int depth = 1;
+    for (int i = 0; t->sub && i < t->n; i++)
+        if (t->sub[i] && t->sub[i]->depth + 1 > depth)
+            depth = t->sub[i]->depth + 1;
+    t->depth = depth;
+    return depth <= BYOC_MAX_TUPLE_DEPTH;
+}
+
+/* The recursion is bounded by `depth`, checked before going deeper. */
+static const byoc_tuple_type *tuple_copy(byoc_graph *g, const byoc_tuple_type *t, int depth,
+                                         byoc_error *err)
+{
+    if (depth > BYOC_MAX_TUPLE_DEPTH) {
+        bx_error_set(err, NULL, 0, 0, "tuple types nest more than %d deep", BYOC_MAX_TUPLE_DEPTH);
+        return NULL;
+    }
+    if (t->n < 0 || t->n > BYOC_MAX_FIELDS || (t->n > 0 && !t->fields)) {
+        bx_error_set(err, NULL, 0, 0, "a tuple type of %d fields (at most %d)", t->n,
+                     BYOC_MAX_FIELDS);
+        return NULL;
+    }
+    byoc_tuple_type *c = bx_tuple_new(g, t->n);
+    for (int i = 0; i < t->n; i++) {
+        if (t->sub && t->sub[i]) {
+            const byoc_tuple_type *s = tuple_copy(g, t->sub[i], depth + 1, err);
+            if (!s)
+                return NULL;
+            bx_tuple_set_sub(g, c, i, s);
+        } else {
+            if (!type_ok(&t->fields[i], err))
+                return NULL;
+            ((byoc_tensor_type *)c->fields)[i] = clean_type(&t->fields[i]);
+        }
+    }
+    bx_tuple_finish(c);
+    return c;
+}
+
+const byoc_tuple_type *bx_tuple_copy(byoc_graph *g, const byoc_tuple_type *t, byoc_error *err)
+{
+    return tuple_copy(g, t, 1, err);
+}
+
+void bx_node_set_tensor(bx_node *n, const byoc_tensor_type *t)
+{
+    n->nfields = -1;
+    n->fields = NULL;
+    n->tuple = NULL;
+    n->type = *t;
+}
+
+void bx_node_set_tuple(bx_node *n, const byoc_tuple_type *t)
+{
+    n->nfields = t->n;
+    n->fields = (byoc_tensor_type *)t->fields;
+    n->tuple = t;
+    n->type = unknown_type;
+}
+
+int bx_graph_set_tuple(byoc_graph *g, int node, const byoc_tuple_type *t, byoc_error *err)
+{
+    if (!valid_node(g, node) || !t) {
+        bx_error_set(err, NULL, 0, 0, "node %d does not exist", node);
+        return -1;
+    }
+    const byoc_tuple_type *c = bx_tuple_copy(g, t, err);
+    if (!c)
+        return -1;
+    bx_node_set_tuple(&g->nodes[node], c);
+    return 0;
+}
+
+/* The type node `id` gives a tuple field: a tensor type, or its tuple type
+ * as the field's sub. */
+static void field_from_node(byoc_graph *g, byoc_tuple_type *t, int i, int id)
+{
+    const bx_node *f = &g->nodes[id];
+    if (f->tuple)
+        bx_tuple_set_sub(g, t, i, f->tuple);
+    else
+        ((byoc_tensor_type *)t->fields)[i] = f->nfields < 0 ? f->type : unknown_type;
+}
+
 /* Do all ids name existing nodes?  `what` names the user of args. */
 static bool args_ok(const byoc_graph *g, const int *args, int nargs, const char *what,
                     byoc_error *err)
 {
     if (nargs < 0 || (nargs > 0 && !args)) {
         bx_error_set(err, NULL, 0, 0, "%s: bad argument list", what);
+        return false;
+    }
+    if (nargs > BYOC_MAX_FIELDS) {
+        bx_error_set(err, NULL, 0, 0, "%s has %d %s; byoc takes at most %d", what, nargs,
+                     strcmp(what, "tuple") == 0 ? "fields" : "arguments", BYOC_MAX_FIELDS);
         return false;
     }
     for (int i = 0; i < nargs; i++)
@@ -233,17 +349,18 @@ int byoc_graph_add_tuple(byoc_graph *g, const int *fields, int n, byoc_error *er
 {
     if (!g || !args_ok(g, fields, n, "tuple", err))
         return -1;
-    /* The tuple's type follows from its fields' when they are tensors. */
-    byoc_tensor_type *types = BX_NEWN(&g->arena, byoc_tensor_type, n);
-    for (int i = 0; i < n; i++) {
-        const bx_node *f = &g->nodes[fields[i]];
-        types[i] = f->nfields < 0 ? f->type : unknown_type;
+    /* The tuple's type follows from its fields': tensors, or tuples. */
+    byoc_tuple_type *type = bx_tuple_new(g, n);
+    for (int i = 0; i < n; i++)
+        field_from_node(g, type, i, fields[i]);
+    if (!bx_tuple_finish(type)) {
+        bx_error_set(err, NULL, 0, 0, "tuples nest more than %d deep", BYOC_MAX_TUPLE_DEPTH);
+        return -1;
     }
     bx_node *node = new_node(g, BYOC_N_TUPLE);
     node->nargs = n;
     node->args = bx_arena_memdup(&g->arena, fields, sizeof(int) * (size_t)n);
-    node->nfields = n;
-    node->fields = types;
+    bx_node_set_tuple(node, type);
     return g->n - 1;
 }
 
@@ -261,13 +378,18 @@ int byoc_graph_add_proj(byoc_graph *g, int tuple, int index, byoc_error *err)
                      tuple, t->nfields, t->nfields == 1 ? "" : "s");
         return -1;
     }
-    /* Until its tuple's type is known, a projection's type is not. */
+    /* Until its tuple's type is known, a projection's type is not; a
+     * field that is a tuple makes a tuple-typed projection. */
+    const byoc_tuple_type *sub = t->tuple && t->tuple->sub ? t->tuple->sub[index] : NULL;
     byoc_tensor_type type = t->nfields >= 0 ? t->fields[index] : unknown_type;
     bx_node *n = new_node(g, BYOC_N_PROJ);
     n->nargs = 1;
     n->args = bx_arena_memdup(&g->arena, &tuple, sizeof(int));
     n->proj_index = index;
-    n->type = type;
+    if (sub)
+        bx_node_set_tuple(n, sub);
+    else
+        n->type = type;
     return g->n - 1;
 }
 
@@ -313,10 +435,8 @@ void byoc_graph_set_type(byoc_graph *g, int node, const byoc_tensor_type *t)
 {
     if (!valid_node(g, node))
         return;
-    bx_node *n = &g->nodes[node];
-    n->nfields = -1;
-    n->fields = NULL;
-    n->type = clean_type(t);
+    byoc_tensor_type c = clean_type(t);
+    bx_node_set_tensor(&g->nodes[node], &c);
 }
 
 int byoc_graph_set_tuple_type(byoc_graph *g, int node, const byoc_tensor_type *fields, int n,
@@ -330,17 +450,8 @@ int byoc_graph_set_tuple_type(byoc_graph *g, int node, const byoc_tensor_type *f
         bx_error_set(err, NULL, 0, 0, "bad tuple type for node %d", node);
         return -1;
     }
-    for (int i = 0; i < n; i++)
-        if (!type_ok(&fields[i], err))
-            return -1;
-    bx_node *x = &g->nodes[node];
-    byoc_tensor_type *types = BX_NEWN(&g->arena, byoc_tensor_type, n);
-    for (int i = 0; i < n; i++)
-        types[i] = clean_type(&fields[i]);
-    x->nfields = n;
-    x->fields = types;
-    x->type = unknown_type;
-    return 0;
+    byoc_tuple_type t = {.n = n, .fields = fields, .sub = NULL, .depth = 1};
+    return bx_graph_set_tuple(g, node, &t, err);
 }
 
 int byoc_graph_symbol(byoc_graph *g, const char *name)
@@ -435,6 +546,11 @@ const byoc_value *bx_node_const_flat(const byoc_graph *g, int node)
 int byoc_node_field_count(const byoc_graph *g, int node)
 {
     return valid_node(g, node) ? g->nodes[node].nfields : -1;
+}
+
+const byoc_tuple_type *byoc_node_tuple_type(const byoc_graph *g, int node)
+{
+    return valid_node(g, node) ? g->nodes[node].tuple : NULL;
 }
 
 const byoc_tensor_type *byoc_node_type(const byoc_graph *g, int node, int field)

@@ -17,12 +17,17 @@ typedef struct bx_node {
     const char *name;           /* INPUT, or a name from the source */
     int line, col;              /* in the source; 0 when not known */
     const char *untyped;        /* why inference gave no type, or NULL */
+    const char *note;           /* inference's note, until added to the graph's */
     byoc_value *attrs;          /* CALL: op->nattrs values */
     const byoc_value *value;    /* CONST: NULL when not known */
     const byoc_value *flat;     /* CONST: value's scalars in one list, row-major */
+    /* A node is tensor-typed (nfields -1, type) or tuple-typed (tuple, with
+     * nfields and fields repeating its n and fields for the many readers
+     * of tensor fields).  Set them with bx_node_set_tensor/_tuple only. */
     int nfields;                /* tuple-typed: fields; -1: tensor-typed */
     byoc_tensor_type type;      /* tensor-typed */
-    byoc_tensor_type *fields;   /* tuple-typed */
+    byoc_tensor_type *fields;   /* tuple-typed: tuple->fields */
+    const byoc_tuple_type *tuple; /* tuple-typed; NULL otherwise */
 } bx_node;
 
 struct byoc_graph {
@@ -38,6 +43,8 @@ struct byoc_graph {
     /* Consumers in CSR form, rebuilt lazily after the graph changes. */
     int *cons_start, *cons;
     int cons_n;                 /* node count they were built for; -1 stale */
+    long infer_visits;          /* nodes typed by inference, over the graph's life */
+    int typed;                  /* nodes [0, typed) typed by bx_graph_infer_new */
     /* Notes from readers and inference: unmapped ops, untyped nodes. */
     const char **notes;
     int nnotes, capnotes;
@@ -46,6 +53,31 @@ struct byoc_graph {
 /* The data of constant node, its scalars in one flat list (row-major), so
  * that element i is read in O(1); NULL when the data is not known. */
 const byoc_value *bx_node_const_flat(const byoc_graph *g, int node);
+
+/* A tuple type of n fields in g's arena, fields[i] unknown: the caller
+ * fills fields and, for nested fields, sub (allocated on first need with
+ * bx_tuple_sub), then calls bx_tuple_finish to set depth.  n is checked by
+ * the caller against BYOC_MAX_FIELDS. */
+byoc_tuple_type *bx_tuple_new(byoc_graph *g, int n);
+void bx_tuple_set_sub(byoc_graph *g, byoc_tuple_type *t, int i, const byoc_tuple_type *sub);
+/* Sets t->depth; false when it would pass BYOC_MAX_TUPLE_DEPTH. */
+bool bx_tuple_finish(byoc_tuple_type *t);
+/* A deep copy of t into g's arena; NULL with err filled when t nests
+ * deeper than BYOC_MAX_TUPLE_DEPTH or has too many fields. */
+const byoc_tuple_type *bx_tuple_copy(byoc_graph *g, const byoc_tuple_type *t, byoc_error *err);
+void bx_node_set_tensor(bx_node *n, const byoc_tensor_type *t);
+void bx_node_set_tuple(bx_node *n, const byoc_tuple_type *t);
+/* Set a node's tuple type, nested fields included (a deep copy); -1 with
+ * err filled past the limits. */
+int bx_graph_set_tuple(byoc_graph *g, int node, const byoc_tuple_type *t, byoc_error *err);
+
+/* Typing while building (a reader): type the nodes added since the last
+ * call, each once, in id order, as byoc_graph_infer_types would; they must
+ * be complete (attributes set).  Their notes wait until
+ * bx_graph_infer_notes adds them, in node order.  0, or -1 with err filled
+ * (a declared type that inference contradicts). */
+int bx_graph_infer_new(byoc_graph *g, byoc_error *err);
+void bx_graph_infer_notes(byoc_graph *g);
 
 /* Add a note to g (printf-style; copied into the graph's arena). */
 void bx_graph_note(byoc_graph *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

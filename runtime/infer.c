@@ -34,9 +34,8 @@
 #define UNK BYOC_DIM_UNKNOWN
 /* Longest attribute list a rule reads; more values than any valid use. */
 #define MAX_LIST 64
-/* Most fields a split may make: beyond any model, short of exhausting
- * memory on a corrupt attribute. */
-#define MAX_FIELDS 65536
+/* Most fields a split may make: the graph's limit on tuples. */
+#define MAX_FIELDS BYOC_MAX_FIELDS
 
 /* ---- messages ----------------------------------------------------------- */
 
@@ -48,19 +47,27 @@ static void print_type(bx_strbuf *b, const byoc_graph *g, const byoc_tensor_type
     bx_sb_printf(b, "%s", buf);
 }
 
-static void print_node_type(bx_strbuf *b, const byoc_graph *g, const bx_node *n)
+/* Recursion as deep as the tuple nests, which the graph bounds. */
+static void print_tuple(bx_strbuf *b, const byoc_graph *g, const byoc_tuple_type *t)
 {
-    if (n->nfields < 0) {
-        print_type(b, g, &n->type);
-        return;
-    }
     bx_sb_printf(b, "(");
-    for (int i = 0; i < n->nfields; i++) {
+    for (int i = 0; i < t->n; i++) {
         if (i)
             bx_sb_printf(b, ", ");
-        print_type(b, g, &n->fields[i]);
+        if (t->sub && t->sub[i])
+            print_tuple(b, g, t->sub[i]);
+        else
+            print_type(b, g, &t->fields[i]);
     }
-    bx_sb_printf(b, n->nfields == 1 ? ",)" : ")");
+    bx_sb_printf(b, t->n == 1 ? ",)" : ")");
+}
+
+static void print_node_type(bx_strbuf *b, const byoc_graph *g, const bx_node *n)
+{
+    if (n->tuple)
+        print_tuple(b, g, n->tuple);
+    else
+        print_type(b, g, &n->type);
 }
 
 /* ---- rule context ------------------------------------------------------- */
@@ -124,7 +131,9 @@ static bool need_tuple(rule_ctx *c, int i, const byoc_tensor_type **fields, int 
     if (a->nfields == 0)
         return fail(c, "%s is an empty tuple", input_name(c, i));
     for (int k = 0; k < a->nfields; k++)
-        if (a->fields[k].rank < 0)
+        if (a->tuple->sub && a->tuple->sub[k])
+            return fail(c, "field %d of %s is a tuple, not a tensor", k, input_name(c, i));
+        else if (a->fields[k].rank < 0)
             return fail(c, "field %d of %s has no type", k, input_name(c, i));
     *fields = a->fields;
     *n = a->nfields;
@@ -2411,11 +2420,16 @@ static bool has_type(const bx_node *n)
     return n->nfields >= 0 || n->type.rank >= 0 || n->type.dtype != BYOC_DT_VOID;
 }
 
+/* A node's note waits on the node (n->note) until the walk that typed it
+ * adds it to the graph's: at once for byoc_graph_infer_types, after the
+ * last node for a reader that types as it builds, so that the notes come
+ * in node order after the reader's own, however the typing interleaved
+ * with building. */
 static void set_untyped(byoc_graph *g, bx_node *n, const char *reason, bool note)
 {
     n->untyped = bx_arena_strdup(&g->arena, reason);
     if (note)
-        bx_graph_note(g, "%s", reason);
+        n->note = n->untyped;
 }
 
 /* The inferred result agrees with the declared one (or there is none):
@@ -2435,13 +2449,14 @@ static bool store_inferred(byoc_graph *g, int id, rule_ctx *c, byoc_error *err)
     } else {
         for (int i = 0; i < c->nout; i++)
             clean(&c->outs[i]);
-        ok = !declared || n->nfields == c->nout;
+        /* Rules make tuples of tensors: a declared nested tuple differs. */
+        ok = !declared || (n->nfields == c->nout && !n->tuple->sub);
         for (int i = 0; ok && declared && i < c->nout; i++)
             ok = merge(&n->fields[i], &c->outs[i], &c->outs[i]);
         if (ok) {
-            n->nfields = c->nout;
-            n->fields = c->outs;
-            n->type = unknown_type;
+            byoc_tuple_type *t = BX_NEW(&g->arena, byoc_tuple_type);
+            *t = (byoc_tuple_type){.n = c->nout, .fields = c->outs, .sub = NULL, .depth = 1};
+            bx_node_set_tuple(n, t);
             return true;
         }
     }
@@ -2450,8 +2465,8 @@ static bool store_inferred(byoc_graph *g, int id, rule_ctx *c, byoc_error *err)
     if (c->nout < 0) {
         print_type(&got, g, &c->out);
     } else {
-        bx_node shown = {.nfields = c->nout, .fields = c->outs};
-        print_node_type(&got, g, &shown);
+        byoc_tuple_type shown = {.n = c->nout, .fields = c->outs, .sub = NULL, .depth = 1};
+        print_tuple(&got, g, &shown);
     }
     /* A node without a name is called what the Relay writer calls it: %N,
      * N counting the nodes that are not inputs or constants. */
@@ -2503,7 +2518,7 @@ static int infer_call(byoc_graph *g, int id, byoc_error *err)
     }
     /* A type the source declared outlives a rule that cannot check it. */
     if (has_type(n)) {
-        bx_graph_note(g, "%s (kept the declared type)", r.s);
+        n->note = bx_arena_printf(&g->arena, "%s (kept the declared type)", r.s);
     } else {
         n->type = unknown_type;
         set_untyped(g, n, r.s, true);
@@ -2514,23 +2529,35 @@ static int infer_call(byoc_graph *g, int id, byoc_error *err)
 
 static void infer_tuple(byoc_graph *g, bx_node *n)
 {
-    byoc_tensor_type *f = n->fields;
-    if (n->nfields != n->nargs)
-        f = BX_NEWN(&g->arena, byoc_tensor_type, n->nargs > 0 ? n->nargs : 1);
+    byoc_tuple_type *t = bx_tuple_new(g, n->nargs);
+    byoc_tensor_type *f = (byoc_tensor_type *)t->fields;
     int missing = -1;
     for (int i = 0; i < n->nargs; i++) {
         const bx_node *a = &g->nodes[n->args[i]];
-        f[i] = a->nfields < 0 ? a->type : unknown_type;
-        if (f[i].rank < 0 && missing < 0)
+        if (a->tuple)
+            bx_tuple_set_sub(g, t, i, a->tuple);
+        else
+            f[i] = a->nfields < 0 ? a->type : unknown_type;
+        if ((a->tuple ? a->untyped != NULL : f[i].rank < 0) && missing < 0)
             missing = i;
     }
-    n->fields = f;
-    n->nfields = n->nargs;
-    n->type = unknown_type;
-    if (missing >= 0) {
-        char why[64];
-        snprintf(why, sizeof why, "tuple field %d has no type", missing);
+    /* The graph refuses tuples nesting deeper when they are built; a field
+     * typed since then as a deeper tuple is left unknown here. */
+    const char *why = NULL;
+    if (!bx_tuple_finish(t)) {
+        for (int i = 0; i < t->n; i++)
+            if (t->sub[i] && t->sub[i]->depth >= BYOC_MAX_TUPLE_DEPTH)
+                ((const byoc_tuple_type **)t->sub)[i] = NULL;
+        bx_tuple_finish(t);
+        why = "tuples nest too deep";
+    }
+    bx_node_set_tuple(n, t);
+    if (why) {
         set_untyped(g, n, why, false);
+    } else if (missing >= 0) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "tuple field %d has no type", missing);
+        set_untyped(g, n, buf, false);
     }
 }
 
@@ -2546,14 +2573,48 @@ static void infer_proj(byoc_graph *g, bx_node *n)
     else if (n->proj_index >= t->nfields)
         snprintf(why, sizeof why, "projection .%d of a tuple of %d fields", n->proj_index,
                  t->nfields);
-    else if (t->fields[n->proj_index].rank < 0)
+    else if (t->tuple->sub && t->tuple->sub[n->proj_index]) {
+        bx_node_set_tuple(n, t->tuple->sub[n->proj_index]);
+        return;
+    } else if (t->fields[n->proj_index].rank < 0)
         snprintf(why, sizeof why, "field .%d of the tuple has no type", n->proj_index);
-    if (!why[0]) {
-        n->type = t->fields[n->proj_index];
-        n->nfields = -1;
-    } else if (!has_type(n)) {
+    if (!why[0])
+        bx_node_set_tensor(n, &t->fields[n->proj_index]);
+    else if (!has_type(n))
         set_untyped(g, n, why, false);
+}
+
+/* Type node i from its arguments, which are typed; its note, if any, is
+ * left in n->note. */
+static int infer_node(byoc_graph *g, int i, byoc_error *err)
+{
+    bx_node *n = &g->nodes[i];
+    g->infer_visits++;
+    n->untyped = NULL;
+    n->note = NULL;
+    switch (n->kind) {
+    case BYOC_N_INPUT:
+    case BYOC_N_CONST:
+        if (n->type.rank < 0) {
+            bx_strbuf r = {0};
+            if (n->kind == BYOC_N_INPUT)
+                bx_sb_printf(&r, "input '%s' has no type", n->name ? n->name : "");
+            else
+                bx_sb_printf(&r, "constant %d has no type", i);
+            set_untyped(g, n, r.s, true);
+            free(r.s);
+        }
+        return 0;
+    case BYOC_N_TUPLE:
+        infer_tuple(g, n);
+        return 0;
+    case BYOC_N_PROJ:
+        infer_proj(g, n);
+        return 0;
+    case BYOC_N_CALL:
+        return infer_call(g, i, err);
     }
+    return 0;
 }
 
 int byoc_graph_infer_types(byoc_graph *g, byoc_error *err)
@@ -2563,34 +2624,36 @@ int byoc_graph_infer_types(byoc_graph *g, byoc_error *err)
         return -1;
     }
     for (int i = 0; i < g->n; i++) {
-        bx_node *n = &g->nodes[i];
-        n->untyped = NULL;
-        switch (n->kind) {
-        case BYOC_N_INPUT:
-        case BYOC_N_CONST:
-            if (n->type.rank < 0) {
-                bx_strbuf r = {0};
-                if (n->kind == BYOC_N_INPUT)
-                    bx_sb_printf(&r, "input '%s' has no type", n->name ? n->name : "");
-                else
-                    bx_sb_printf(&r, "constant %d has no type", i);
-                set_untyped(g, n, r.s, true);
-                free(r.s);
-            }
-            break;
-        case BYOC_N_TUPLE:
-            infer_tuple(g, n);
-            break;
-        case BYOC_N_PROJ:
-            infer_proj(g, n);
-            break;
-        case BYOC_N_CALL:
-            if (infer_call(g, i, err) < 0)
-                return -1;
-            break;
-        }
+        if (infer_node(g, i, err) < 0)
+            return -1;
+        if (g->nodes[i].note)
+            bx_graph_note(g, "%s", g->nodes[i].note);
+        g->nodes[i].note = NULL;
     }
+    g->typed = g->n;
     return 0;
+}
+
+int bx_graph_infer_new(byoc_graph *g, byoc_error *err)
+{
+    for (; g->typed < g->n; g->typed++)
+        if (infer_node(g, g->typed, err) < 0)
+            return -1;
+    return 0;
+}
+
+void bx_graph_infer_notes(byoc_graph *g)
+{
+    for (int i = 0; i < g->n; i++)
+        if (g->nodes[i].note) {
+            bx_graph_note(g, "%s", g->nodes[i].note);
+            g->nodes[i].note = NULL;
+        }
+}
+
+long byoc_graph_infer_visits(const byoc_graph *g)
+{
+    return g ? g->infer_visits : 0;
 }
 
 const char *byoc_node_untyped_reason(const byoc_graph *g, int node)

@@ -16,10 +16,11 @@
  * sizes) therefore never reach the graph, as in TVM, where they become
  * attributes; and a Transpose is held back until its user is known, so that
  * MatMul and Gemm can fold it the way TVM's SimplifyExpr does.  Types come
- * from the graph where it knows them, else from the model's declarations
- * (inputs, value_info, outputs), else from a provisional run of inference;
- * after the last node the graph is inferred for real and every declaration
- * that disagrees with inference leaves a note. */
+ * from the graph, which types each node's nodes once, when its converter
+ * is done, so that loading is linear however many shapes the converters
+ * ask for; else from the model's declarations (inputs, value_info,
+ * outputs).  After the last node every declaration that disagrees with
+ * inference leaves a note. */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif
@@ -100,7 +101,6 @@ struct ox_reader {
     bx_arena arena;
     bx_hash values;             /* name -> ox_value */
     ox_model m;
-    int inferred_at;            /* node count at the last provisional inference */
 };
 
 /* ---- errors ------------------------------------------------------------- */
@@ -348,21 +348,6 @@ bool ox_pending_transpose(ox_value *v, ox_value **src, int64_t *perm, int *rank)
     return true;
 }
 
-/* Run inference over what is built so far, for a converter that needs a
- * type the model does not declare.  Its notes are dropped: the final run
- * makes them again, once. */
-static void provisional_inference(ox_reader *r)
-{
-    int n = byoc_graph_node_count(r->g);
-    if (n == r->inferred_at)
-        return;
-    r->inferred_at = n;
-    int notes = r->g->nnotes;
-    byoc_error e;
-    (void)byoc_graph_infer_types(r->g, &e);
-    r->g->nnotes = notes;
-}
-
 byoc_tensor_type ox_type(ox_cx *cx, ox_value *v)
 {
     v = resolve(v);
@@ -373,7 +358,8 @@ byoc_tensor_type ox_type(ox_cx *cx, ox_value *v)
         return *t;
     if (v->is_const)
         return v->type;
-    if (v->tr_src && v->node < 0) {
+    /* A transpose built by this node's converter is not typed yet. */
+    if (v->tr_src) {
         byoc_tensor_type s = ox_type(cx, v->tr_src), out = s;
         if (s.rank == v->tr_rank)
             for (int k = 0; k < s.rank; k++)
@@ -381,14 +367,6 @@ byoc_tensor_type ox_type(ox_cx *cx, ox_value *v)
         else
             out.rank = -1;
         return out;
-    }
-    if (v->declared && v->decl.rank >= 0)
-        return v->decl;
-    if (v->node >= 0) {
-        provisional_inference(cx->r);
-        t = byoc_node_type(cx->g, v->node, -1);
-        if (t && t->rank >= 0)
-            return *t;
     }
     return v->declared ? v->decl : unknown_type;
 }
@@ -989,16 +967,24 @@ __attribute__((unused)) static int build(ox_reader *r)
     int *order = topological_order(r);
     if (!order)
         return -1;
-    for (int i = 0; i < r->m.nnodes; i++)
+    /* Each node's graph nodes are typed as soon as its converter is done,
+     * once: a later converter reads its inputs' types from the graph. */
+    byoc_error e;
+    for (int i = 0; i < r->m.nnodes; i++) {
         if (build_node(r, &r->m.nodes[order[i]]) < 0)
             return -1;
+        if (bx_graph_infer_new(r->g, &e) < 0) {
+            reader_error(r, "%s", e.msg);
+            return -1;
+        }
+    }
     if (build_outputs(r) < 0)
         return -1;
-    byoc_error e;
-    if (byoc_graph_infer_types(r->g, &e) < 0) {
+    if (bx_graph_infer_new(r->g, &e) < 0) {
         reader_error(r, "%s", e.msg);
         return -1;
     }
+    bx_graph_infer_notes(r->g);
     compare_declarations(r);
     return 0;
 }
@@ -1369,7 +1355,6 @@ byoc_graph *byoc_onnx_read_bytes(const byoc_registry *reg, const void *data, siz
     memset(&r, 0, sizeof r);
     r.file = name;
     r.err = err;
-    r.inferred_at = -1;
     r.g = byoc_graph_create(reg);
     byoc_graph_set_source(r.g, name);
     bx_arena_init(&r.arena);

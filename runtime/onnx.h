@@ -114,8 +114,8 @@ ox_value *ox_in(ox_cx *cx, int i);
 int ox_arg(ox_cx *cx, int i);
 /* The graph node of v, made on first use. */
 int ox_node_of(ox_cx *cx, ox_value *v);
-/* The best type known for v: its node's, the model's declaration, or
- * provisional inference; rank -1 when none. */
+/* The best type known for v: its node's (typed when the converter that
+ * made it was done), else the model's declaration; rank -1 when none. */
 byoc_tensor_type ox_type(ox_cx *cx, ox_value *v);
 /* The contents of v when the model gives them; NULL otherwise. */
 const ox_tensor *ox_data(ox_cx *cx, ox_value *v);

@@ -42,6 +42,16 @@ check_PROGRAMS += tests/onnx/load_onnx
 tests_onnx_load_onnx_SOURCES = tests/onnx/load_onnx.c
 tests_onnx_load_onnx_LDADD = runtime/libbyoc.la
 TESTS += tests/onnx/shared_models.sh
+
+# Generated models larger than tests write by hand (tests/onnx/onnx_gen.h):
+# a Concat of hundreds of inputs, and layers of shape computations as torch
+# exporters write them, which the reader must load in linear time.
+check_PROGRAMS += tests/onnx/gen_onnx
+tests_onnx_gen_onnx_SOURCES = tests/onnx/gen_onnx.c tests/onnx/onnx_gen.h
+nodist_tests_onnx_gen_onnx_SOURCES = runtime/onnx.pb-c.c
+tests_onnx_gen_onnx_CFLAGS = $(AM_CFLAGS)
+tests_onnx_gen_onnx_LDADD = $(PROTOBUF_C_LIBS)
+$(tests_onnx_gen_onnx_OBJECTS): runtime/onnx.pb-c.h
 endif
 EXTRA_DIST += tests/onnx/shared_models.sh
 # The library's objects wait for the generated header (none without ONNX).

@@ -186,9 +186,7 @@ static int conv_mean(ox_cx *cx)
     int n = cx->node->ninputs;
     if (n == 1)
         return pass_through(cx);
-    int fields[64];
-    if (n > 64)
-        return ox_unsupported(cx, "more than 64 inputs");
+    int *fields = ox_alloc(cx, sizeof(int) * (size_t)n);
     for (int i = 0; i < n; i++) {
         fields[i] = call1(cx, "expand_dims", ox_arg(cx, i));
         TRY(ox_set_int(cx, fields[i], "axis", 0));

@@ -49,10 +49,10 @@ static relay_item *append(relay_item *list, relay_item *it)
 {
     if (!list)
         return it;
-    relay_item *p = list;
-    while (p->next)
-        p = p->next;
-    p->next = it;
+    if (!list->last)
+        list->last = list;
+    list->last->next = it;
+    list->last = it;
     return list;
 }
 static relay_fn *fn_new(relay_reader *r, relay_item *header, relay_type *ret)
@@ -87,7 +87,8 @@ static relay_type *type_copy(relay_reader *r, const relay_type *t)
 %type <byoc_value> attr_value
 %type <relay_list> value_list
 %type <char *> qname
-%type <relay_type> type tensor_type types
+%type <relay_type> type tensor_type
+%type <relay_tlist> types
 %type <relay_list> dims dim_list
 %type <relay_type *> ret_opt param_type_opt
 
@@ -296,9 +297,9 @@ value_list:
 
 type:
     tensor_type
-  | '(' ')'                { memset(&$$, 0, sizeof $$); }
-  | '(' types ')'          { $$ = $2; }
-  | '(' types ',' ')'      { $$ = $2; }
+  | '(' ')'                { relay_tlist l = {0}; CHECK(relay_tuple_type(r, &l, &$$, AT(@1))); }
+  | '(' types ')'          { CHECK(relay_tuple_type(r, &$2, &$$, AT(@1))); }
+  | '(' types ',' ')'      { CHECK(relay_tuple_type(r, &$2, &$$, AT(@1))); }
   | FN '(' type_seq_opt ')' ARROW type
         {
             memset(&$$, 0, sizeof $$);
@@ -316,33 +317,10 @@ type_seq:
     type                   { (void)$1; }
   | type_seq ',' type      { (void)$3; }
   ;
+/* Fields of a tuple type; a field may be a tuple type itself. */
 types:
-    type
-        {
-            if ($1.nfields >= 0 || $1.is_fn) {
-                relay_error_at(r, @1.first_line, @1.first_column,
-                               "nested tuple types are not supported");
-                YYABORT;
-            }
-            memset(&$$, 0, sizeof $$);
-            $$.nfields = 1;
-            $$.fields = BX_NEWN(&r->arena, byoc_tensor_type, 1);
-            $$.fields[0] = $1.t;
-        }
-  | types ',' type
-        {
-            if ($3.nfields >= 0 || $3.is_fn) {
-                relay_error_at(r, @3.first_line, @3.first_column,
-                               "nested tuple types are not supported");
-                YYABORT;
-            }
-            $$ = $1;
-            byoc_tensor_type *f = BX_NEWN(&r->arena, byoc_tensor_type, $1.nfields + 1);
-            memcpy(f, $1.fields, sizeof(*f) * (size_t)$1.nfields);
-            f[$1.nfields] = $3.t;
-            $$.fields = f;
-            $$.nfields++;
-        }
+    type                   { memset(&$$, 0, sizeof $$); CHECK(relay_tlist_push(r, &$$, &$1, AT(@1))); }
+  | types ',' type         { $$ = $1; CHECK(relay_tlist_push(r, &$$, &$3, AT(@3))); }
   ;
 tensor_type:
     TENSOR '[' '(' dims ')' ',' IDENT ']'

@@ -29,6 +29,11 @@ size_t byoc_relay_format_type(const byoc_graph *g, const byoc_tensor_type *t, ch
                               size_t size)
 {
     size_t len = 0;
+    char spare[1];
+    if (!buf || !size) { /* measuring only */
+        buf = spare;
+        size = sizeof spare;
+    }
     if (!t || t->rank < 0) {
         len = (size_t)snprintf(buf, size, "?");
         return len;
@@ -45,37 +50,70 @@ size_t byoc_relay_format_type(const byoc_graph *g, const byoc_tensor_type *t, ch
     return len;
 }
 
+/* Recursion as deep as the tuple nests, which the graph bounds
+ * (BYOC_MAX_TUPLE_DEPTH). */
+size_t byoc_relay_format_tuple_type(const byoc_graph *g, const byoc_tuple_type *t, char *buf,
+                                    size_t size)
+{
+    char spare[1];
+    size_t len = 0;
+#define AT (len < size ? buf + len : spare), (len < size ? size - len : sizeof spare)
+    len += (size_t)snprintf(AT, "(");
+    for (int i = 0; t && i < t->n; i++) {
+        if (i)
+            len += (size_t)snprintf(AT, ", ");
+        if (t->sub && t->sub[i])
+            len += byoc_relay_format_tuple_type(g, t->sub[i], AT);
+        else
+            len += byoc_relay_format_type(g, &t->fields[i], AT);
+    }
+    len += (size_t)snprintf(AT, t && t->n == 1 ? ",)" : ")");
+#undef AT
+    return len;
+}
+
+size_t byoc_relay_format_node_type(const byoc_graph *g, int node, char *buf, size_t size)
+{
+    const byoc_tuple_type *t = byoc_node_tuple_type(g, node);
+    if (t)
+        return byoc_relay_format_tuple_type(g, t, buf, size);
+    return byoc_relay_format_type(g, byoc_node_type(g, node, -1), buf, size);
+}
+
 static bool known(const byoc_tensor_type *t)
 {
     return t && t->rank >= 0 && t->dtype != BYOC_DT_VOID;
 }
 
-bool bx_relay_type_known(const byoc_graph *g, int node)
+static bool tuple_known(const byoc_tuple_type *t)
 {
-    int nf = byoc_node_field_count(g, node);
-    if (nf < 0)
-        return known(byoc_node_type(g, node, -1));
-    for (int i = 0; i < nf; i++)
-        if (!known(byoc_node_type(g, node, i)))
+    for (int i = 0; i < t->n; i++)
+        if (t->sub && t->sub[i] ? !tuple_known(t->sub[i]) : !known(&t->fields[i]))
             return false;
     return true;
 }
 
+bool bx_relay_type_known(const byoc_graph *g, int node)
+{
+    const byoc_tuple_type *t = byoc_node_tuple_type(g, node);
+    return t ? tuple_known(t) : known(byoc_node_type(g, node, -1));
+}
+
+char *bx_relay_node_type_str(const byoc_graph *g, int node)
+{
+    size_t n = byoc_relay_format_node_type(g, node, NULL, 0);
+    char *s = malloc(n + 1);
+    if (!s)
+        bx_die("out of memory");
+    byoc_relay_format_node_type(g, node, s, n + 1);
+    return s;
+}
+
 void bx_relay_put_type(FILE *f, const byoc_graph *g, int node)
 {
-    char buf[256];
-    int nf = byoc_node_field_count(g, node);
-    if (nf < 0) {
-        byoc_relay_format_type(g, byoc_node_type(g, node, -1), buf, sizeof buf);
-        fputs(buf, f);
-        return;
-    }
-    fputc('(', f);
-    for (int i = 0; i < nf; i++) {
-        byoc_relay_format_type(g, byoc_node_type(g, node, i), buf, sizeof buf);
-        fprintf(f, "%s%s", i ? ", " : "", buf);
-    }
-    fputs(nf == 1 ? ",)" : ")", f);
+    char *s = bx_relay_node_type_str(g, node);
+    fputs(s, f);
+    free(s);
 }
 
 void bx_relay_put_float(FILE *f, double d)

@@ -22,6 +22,8 @@
 bool bx_relay_type_known(const byoc_graph *g, int node);
 /* The node's type: Tensor[(1, 3), float32], or (T1, T2) for tuples. */
 void bx_relay_put_type(FILE *f, const byoc_graph *g, int node);
+/* The same as a string to free. */
+char *bx_relay_node_type_str(const byoc_graph *g, int node);
 /* The shortest decimal that reads back as d (Relay and JSON both take it). */
 void bx_relay_put_float(FILE *f, double d);
 /* An attribute value as Relay prints it: True, 3, 0.5f, "NCHW", [1, 1]. */

@@ -159,6 +159,63 @@ int64_t relay_dim_symbol(relay_reader *r, const char *name)
     return BYOC_DIM_SYMBOL(byoc_graph_symbol(r->g, name));
 }
 
+int relay_tlist_push(relay_reader *r, relay_tlist *l, const relay_type *t, int line, int col)
+{
+    if (t->is_fn) {
+        relay_error_at(r, line, col, "a function type inside a tuple type is not supported");
+        return -1;
+    }
+    if (l->n == BYOC_MAX_FIELDS) {
+        relay_error_at(r, line, col, "a tuple type of more than %d fields (byoc's limit)",
+                       BYOC_MAX_FIELDS);
+        return -1;
+    }
+    if (l->n == l->cap) {
+        int cap = l->cap ? (l->cap > BYOC_MAX_FIELDS / 2 ? BYOC_MAX_FIELDS : l->cap * 2) : 8;
+        byoc_tensor_type *f = BX_NEWN(&r->arena, byoc_tensor_type, cap);
+        const byoc_tuple_type **sub = BX_NEWN(&r->arena, const byoc_tuple_type *, cap);
+        if (l->n) {
+            memcpy(f, l->fields, sizeof(*f) * (size_t)l->n);
+            memcpy(sub, l->sub, sizeof(*sub) * (size_t)l->n);
+        }
+        l->fields = f;
+        l->sub = sub;
+        l->cap = cap;
+    }
+    memset(&l->fields[l->n], 0, sizeof l->fields[l->n]);
+    if (t->nfields >= 0) {
+        l->fields[l->n].rank = -1;
+        l->sub[l->n] = t->tuple;
+        l->nested = true;
+    } else {
+        l->fields[l->n] = t->t;
+        l->sub[l->n] = NULL;
+    }
+    l->n++;
+    return 0;
+}
+
+int relay_tuple_type(relay_reader *r, const relay_tlist *l, relay_type *out, int line, int col)
+{
+    byoc_tuple_type *t = BX_NEW(&r->arena, byoc_tuple_type);
+    t->n = l->n;
+    t->fields = l->n ? l->fields : BX_NEW(&r->arena, byoc_tensor_type);
+    t->sub = l->nested ? l->sub : NULL;
+    t->depth = 1;
+    for (int i = 0; t->sub && i < t->n; i++)
+        if (t->sub[i] && t->sub[i]->depth + 1 > t->depth)
+            t->depth = t->sub[i]->depth + 1;
+    memset(out, 0, sizeof *out);
+    out->nfields = t->n;
+    out->tuple = t;
+    if (t->depth > BYOC_MAX_TUPLE_DEPTH) {
+        relay_error_at(r, line, col, "tuple types nest more than %d deep (byoc's limit)",
+                       BYOC_MAX_TUPLE_DEPTH);
+        return -1;
+    }
+    return 0;
+}
+
 /* ---- the syntax tree --------------------------------------------------------- */
 
 relay_expr *relay_expr_new(relay_reader *r, relay_expr_kind kind, int line, int col)
@@ -254,63 +311,58 @@ static bool type_agrees(const byoc_tensor_type *have, const byoc_tensor_type *wa
     return true;
 }
 
-/* Does node have type `want`: 1 yes, 0 no, -1 not known (yet). */
-static int node_has_type(const byoc_graph *g, int node, const relay_type *want)
+/* Does a tuple of type `have` have type `want`: 1 yes, 0 no, -1 not
+ * known (yet).  Recursion as deep as the types nest, which both bound. */
+static int tuple_has_type(const byoc_tuple_type *have, const byoc_tuple_type *want)
 {
-    int nf = byoc_node_field_count(g, node);
-    if (want->nfields < 0) {
-        if (nf >= 0)
-            return 0;
-        const byoc_tensor_type *t = byoc_node_type(g, node, -1);
-        return !type_known(t) ? -1 : type_agrees(t, &want->t);
-    }
-    if (nf < 0)
-        return type_known(byoc_node_type(g, node, -1)) ? 0 : -1;
-    if (nf != want->nfields)
+    if (have->n != want->n)
         return 0;
     int verdict = 1;
-    for (int i = 0; i < nf; i++) {
-        const byoc_tensor_type *t = byoc_node_type(g, node, i);
-        if (!type_known(t))
-            verdict = -1;
-        else if (!type_agrees(t, &want->fields[i]))
+    for (int i = 0; i < have->n; i++) {
+        const byoc_tuple_type *hs = have->sub ? have->sub[i] : NULL;
+        const byoc_tuple_type *ws = want->sub ? want->sub[i] : NULL;
+        const byoc_tensor_type *t = &have->fields[i];
+        int v;
+        if (ws)
+            v = hs ? tuple_has_type(hs, ws) : type_known(t) ? 0 : -1;
+        else if (hs)
+            v = 0;
+        else
+            v = !type_known(t) ? -1 : type_agrees(t, &want->fields[i]);
+        if (v == 0)
             return 0;
+        if (v < 0)
+            verdict = -1;
     }
     return verdict;
 }
 
+/* Does node have type `want`: 1 yes, 0 no, -1 not known (yet). */
+static int node_has_type(const byoc_graph *g, int node, const relay_type *want)
+{
+    const byoc_tuple_type *have = byoc_node_tuple_type(g, node);
+    if (want->nfields < 0) {
+        if (have)
+            return 0;
+        const byoc_tensor_type *t = byoc_node_type(g, node, -1);
+        return !type_known(t) ? -1 : type_agrees(t, &want->t);
+    }
+    if (!have)
+        return type_known(byoc_node_type(g, node, -1)) ? 0 : -1;
+    return tuple_has_type(have, want->tuple);
+}
+
 static void format_type(const byoc_graph *g, const relay_type *t, char *buf, size_t size)
 {
-    if (t->nfields < 0) {
+    if (t->nfields < 0)
         byoc_relay_format_type(g, &t->t, buf, size);
-        return;
-    }
-    size_t len = (size_t)snprintf(buf, size, "(");
-    for (int i = 0; i < t->nfields && len < size; i++) {
-        len += (size_t)snprintf(buf + len, size - len, "%s", i ? ", " : "");
-        if (len < size)
-            len += byoc_relay_format_type(g, &t->fields[i], buf + len, size - len);
-    }
-    if (len < size)
-        snprintf(buf + len, size - len, "%s)", t->nfields == 1 ? "," : "");
+    else
+        byoc_relay_format_tuple_type(g, t->tuple, buf, size);
 }
 
 static void format_node_type(const byoc_graph *g, int node, char *buf, size_t size)
 {
-    relay_type t;
-    memset(&t, 0, sizeof t);
-    t.nfields = byoc_node_field_count(g, node);
-    if (t.nfields < 0) {
-        t.t = *byoc_node_type(g, node, -1);
-    } else {
-        t.fields = calloc((size_t)t.nfields + 1, sizeof *t.fields);
-        if (!t.fields)
-            bx_die("out of memory");
-        for (int i = 0; i < t.nfields; i++)
-            t.fields[i] = *byoc_node_type(g, node, i);
-    }
-    format_type(g, &t, buf, size);
-    free(t.fields);
+    byoc_relay_format_node_type(g, node, buf, size);
 }
 
 /* A type the text declares for a node - a parameter's, a function's
@@ -485,21 +537,54 @@ static int make_scalar(relay_reader *r, const relay_number_t *n, bool negate, in
 
 static int eval_tensor(relay_reader *r, relay_scope *s, const relay_expr *e);
 
-static int make_call(relay_reader *r, relay_scope *s, const relay_expr *call)
+/* The nodes of the expressions in a call's arguments or a tuple's fields
+ * (attributes skipped), in an array to free; NULL after an error.  At
+ * most BYOC_MAX_FIELDS, a documented limit, located at the first past it. */
+static int *eval_items(relay_reader *r, relay_scope *s, const relay_item *items,
+                       const char *callee, int *n)
 {
-    int args[64], nargs = 0;
-    for (const relay_item *it = call->items; it; it = it->next) {
+    int count = 0;
+    for (const relay_item *it = items; it; it = it->next) {
         if (it->attr)
             continue;
-        if (nargs == 64) {
-            relay_error_at(r, it->line, it->col, "too many arguments to %s", call->name);
-            return -1;
+        if (count == BYOC_MAX_FIELDS) {
+            if (callee)
+                relay_error_at(r, it->line, it->col,
+                               "a call of %s with more than %d arguments (byoc's limit)", callee,
+                               BYOC_MAX_FIELDS);
+            else
+                relay_error_at(r, it->line, it->col,
+                               "a tuple of more than %d fields (byoc's limit)", BYOC_MAX_FIELDS);
+            return NULL;
         }
-        if ((args[nargs++] = eval_tensor(r, s, it->expr)) < 0)
-            return -1;
+        count++;
     }
+    int *nodes = malloc(sizeof(int) * (size_t)(count ? count : 1));
+    if (!nodes) {
+        relay_error_at(r, items ? items->line : 0, items ? items->col : 0,
+                       "out of memory for %d %s", count,
+                       callee ? "arguments" : "fields");
+        return NULL;
+    }
+    int k = 0;
+    for (const relay_item *it = items; it; it = it->next)
+        if (!it->attr && (nodes[k++] = eval_tensor(r, s, it->expr)) < 0) {
+            free(nodes);
+            return NULL;
+        }
+    *n = count;
+    return nodes;
+}
+
+static int make_call(relay_reader *r, relay_scope *s, const relay_expr *call)
+{
+    int nargs = 0;
+    int *args = eval_items(r, s, call->items, call->name, &nargs);
+    if (!args)
+        return -1;
     byoc_error e;
     int node = byoc_graph_add_call(r->g, call->name, nargs ? args : NULL, nargs, &e);
+    free(args);
     if (node < 0)
         return graph_error(r, &e, call->line, call->col);
     byoc_graph_set_loc(r->g, node, call->line, call->col);
@@ -519,17 +604,13 @@ static int make_call(relay_reader *r, relay_scope *s, const relay_expr *call)
 
 static int make_tuple(relay_reader *r, relay_scope *s, const relay_expr *tuple)
 {
-    int fields[256], n = 0;
-    for (const relay_item *it = tuple->items; it; it = it->next) {
-        if (n == 256) {
-            relay_error_at(r, tuple->line, tuple->col, "tuple too long");
-            return -1;
-        }
-        if ((fields[n++] = eval_tensor(r, s, it->expr)) < 0)
-            return -1;
-    }
+    int n = 0;
+    int *fields = eval_items(r, s, tuple->items, NULL, &n);
+    if (!fields)
+        return -1;
     byoc_error e;
     int node = byoc_graph_add_tuple(r->g, fields, n, &e);
+    free(fields);
     if (node < 0)
         return graph_error(r, &e, tuple->line, tuple->col);
     byoc_graph_set_loc(r->g, node, tuple->line, tuple->col);
@@ -538,7 +619,7 @@ static int make_tuple(relay_reader *r, relay_scope *s, const relay_expr *tuple)
 
 static int make_proj(relay_reader *r, int tuple, const relay_number_t *index, int line, int col)
 {
-    if (index->is_float || index->i > 65535) {
+    if (index->is_float || index->i >= BYOC_MAX_FIELDS) {
         relay_error_at(r, line, col, "a projection needs a field index");
         return -1;
     }
@@ -562,7 +643,7 @@ static int annotate(relay_reader *r, int node, const relay_type *t, int line, in
     if (t->nfields >= 0) {
         if (k == BYOC_N_CALL) {
             byoc_error e;
-            if (byoc_graph_set_tuple_type(r->g, node, t->fields, t->nfields, &e) != 0)
+            if (bx_graph_set_tuple(r->g, node, t->tuple, &e) != 0)
                 return graph_error(r, &e, line, col);
         }
         return node;
@@ -685,12 +766,13 @@ static int inline_call(relay_reader *r, relay_scope *s, const relay_val *f, cons
     bx_hash_init(&body.names);
     body.parent = f->env;
     body.prefix = bx_arena_printf(&r->arena, "%s%s/", s->prefix, name);
-    int node = -1;
+    int node = -1, index = 0;
     const relay_item *arg = call->items;
     for (const relay_item *p = fn->header; p; p = p->next) {
         if (!p->param)
             continue;
         int a = eval_tensor(r, s, arg->expr);
+        index++;
         if (a < 0)
             goto out;
         if (bx_hash_get(&body.names, p->param)) {
@@ -704,9 +786,6 @@ static int inline_call(relay_reader *r, relay_scope *s, const relay_val *f, cons
                                p->param);
                 goto out;
             }
-            int index = 1;
-            for (const relay_item *q = call->items; q != arg; q = q->next)
-                index++;
             const relay_expr *at = expr_start(arg->expr);
             if (check_type(r, a, p->type,
                            bx_arena_printf(&r->arena, "argument %d of %s", index, name),

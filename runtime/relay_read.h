@@ -25,14 +25,23 @@ typedef struct relay_number_t {
     int dtype;          /* from a suffix (0i64, 2f), or -1 */
 } relay_number_t;
 
-/* A type as written: a tensor type, a tuple of tensor types, or a
- * function type (only ever read from ty= comments, and not checked). */
+/* A type as written: a tensor type, a tuple type (whose fields may be
+ * tuples), or a function type (only ever read from ty= comments, and not
+ * checked). */
 typedef struct relay_type {
-    int nfields;                    /* -1: a tensor type */
+    int nfields;                    /* -1: a tensor or function type */
     bool is_fn;
     byoc_tensor_type t;
-    byoc_tensor_type *fields;
+    const byoc_tuple_type *tuple;   /* nfields >= 0: the tuple type */
 } relay_type;
+
+/* The fields of a tuple type being parsed, in arrays that double. */
+typedef struct relay_tlist {
+    byoc_tensor_type *fields;
+    const byoc_tuple_type **sub;
+    int n, cap;
+    bool nested;
+} relay_tlist;
 
 typedef struct relay_expr relay_expr;
 
@@ -46,6 +55,7 @@ typedef struct relay_item {
     const relay_type *type;         /* a parameter's type, or NULL */
     int line, col;
     struct relay_item *next;
+    struct relay_item *last;        /* of a list, on its first item: appends are O(1) */
 } relay_item;
 
 typedef struct relay_stmt {         /* %name = value; */
@@ -141,5 +151,10 @@ void relay_list_push(relay_reader *r, relay_list *l, const byoc_value *v);
 byoc_value relay_value_list(relay_list *l);
 int relay_dtype(relay_reader *r, const char *name, int line, int col);
 int64_t relay_dim_symbol(relay_reader *r, const char *name);
+/* Tuple types: add a field (-1 past BYOC_MAX_FIELDS, or for a function
+ * type), then make the type (-1 past BYOC_MAX_TUPLE_DEPTH); errors are
+ * located at line:col. */
+int relay_tlist_push(relay_reader *r, relay_tlist *l, const relay_type *t, int line, int col);
+int relay_tuple_type(relay_reader *r, const relay_tlist *l, relay_type *out, int line, int col);
 
 #endif

@@ -555,22 +555,9 @@ static void json_type(FILE *f, const byoc_graph *g, int node)
         fputs("null", f);
         return;
     }
-    bx_strbuf b = {0};
-    char buf[256];
-    int nf = byoc_node_field_count(g, node);
-    if (nf < 0) {
-        byoc_relay_format_type(g, byoc_node_type(g, node, -1), buf, sizeof buf);
-        bx_sb_printf(&b, "%s", buf);
-    } else {
-        bx_sb_printf(&b, "(");
-        for (int i = 0; i < nf; i++) {
-            byoc_relay_format_type(g, byoc_node_type(g, node, i), buf, sizeof buf);
-            bx_sb_printf(&b, "%s%s", i ? ", " : "", buf);
-        }
-        bx_sb_printf(&b, nf == 1 ? ",)" : ")");
-    }
-    json_str(f, sb_str(&b));
-    bx_sb_free(&b);
+    char *s = bx_relay_node_type_str(g, node);
+    json_str(f, s);
+    free(s);
 }
 
 static const char *kind_name(byoc_node_kind k)

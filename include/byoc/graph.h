@@ -18,6 +18,13 @@ extern "C" {
 #endif
 
 #define BYOC_MAX_RANK 8
+/* Limits that bound what untrusted input can make, far above real models
+ * (a decoder returns about a hundred tensors, a concatenate takes a few
+ * hundred, tuples nest two or three deep): the fields of a tuple and the
+ * arguments of a call, and how deep tuple types nest in tuple types.
+ * Readers report a located error past them; the graph API fills err. */
+#define BYOC_MAX_FIELDS 1000000
+#define BYOC_MAX_TUPLE_DEPTH 64
 /* A dimension is a size >= 0, BYOC_DIM_UNKNOWN, or a symbol (<= -2), whose
  * name byoc_graph_symbol gives. */
 #define BYOC_DIM_UNKNOWN (-1)
@@ -28,6 +35,19 @@ typedef struct byoc_tensor_type {
     int rank;               /* -1: not known */
     int64_t dims[BYOC_MAX_RANK];
 } byoc_tensor_type;
+
+/* The type of a tuple.  Field i is a tensor of type fields[i], or, when sub
+ * is not NULL and sub[i] is not, itself a tuple of type *sub[i]; fields[i]
+ * is then the unknown type (rank -1), so code that reads only tensor fields
+ * sees a field it knows nothing about.  depth is 1 for a tuple of tensors,
+ * else one more than its deepest field's; it is at most
+ * BYOC_MAX_TUPLE_DEPTH. */
+typedef struct byoc_tuple_type {
+    int n;
+    const byoc_tensor_type *fields;
+    const struct byoc_tuple_type *const *sub;
+    int depth;
+} byoc_tuple_type;
 
 typedef enum byoc_node_kind {
     BYOC_N_INPUT,
@@ -51,7 +71,9 @@ int byoc_graph_add_input(byoc_graph *g, const char *name,
 /* value may be NULL (weights not loaded); it is copied. */
 int byoc_graph_add_const(byoc_graph *g, const byoc_tensor_type *t,
                          const byoc_value *value, byoc_error *err);
-/* A call of op `name`; attributes start at their defaults. */
+/* A call of op `name`; attributes start at their defaults.  Calls and
+ * tuples take at most BYOC_MAX_FIELDS arguments; a tuple whose fields are
+ * tuples nests at most BYOC_MAX_TUPLE_DEPTH deep. */
 int byoc_graph_add_call(byoc_graph *g, const char *op, const int *args,
                         int nargs, byoc_error *err);
 int byoc_graph_add_tuple(byoc_graph *g, const int *fields, int n,
@@ -116,8 +138,12 @@ const byoc_value *byoc_node_attr_at(const byoc_graph *g, int node, int i);
 const byoc_value *byoc_node_const_value(const byoc_graph *g, int node);
 /* Tuple-typed nodes: number of fields; -1 for tensor-typed ones. */
 int byoc_node_field_count(const byoc_graph *g, int node);
-/* The tensor type of field `field` (-1: the node itself if tensor-typed). */
+/* The tensor type of field `field` (-1: the node itself if tensor-typed);
+ * for a field that is itself a tuple, the unknown type. */
 const byoc_tensor_type *byoc_node_type(const byoc_graph *g, int node, int field);
+/* Tuple-typed nodes: the whole type, nested tuples included; NULL for
+ * tensor-typed ones. */
+const byoc_tuple_type *byoc_node_tuple_type(const byoc_graph *g, int node);
 
 /* Notes left by readers and inference: ops with no mapping that became
  * opaque calls, nodes left untyped, types that disagree.  In order. */
@@ -133,6 +159,11 @@ const char *byoc_graph_note(const byoc_graph *g, int i);
  * the rule cannot use - keeps an unknown type and a reason; it is not an
  * error.  Returns 0, or -1. */
 int byoc_graph_infer_types(byoc_graph *g, byoc_error *err);
+/* How many times inference has typed a node of g, over the graph's life:
+ * the readers type each node once, so a graph just read has visited each
+ * of its nodes once; each byoc_graph_infer_types adds the node count.
+ * For tests and benchmarks of the readers' cost. */
+long byoc_graph_infer_visits(const byoc_graph *g);
 /* Why the node has no type after inference, or NULL when it has one. */
 const char *byoc_node_untyped_reason(const byoc_graph *g, int node);
 /* Floating-point operations of a call by its op's flops rule; 0 for other

@@ -37,6 +37,13 @@ int byoc_relay_write(const byoc_graph *g, FILE *f, byoc_error *err);
 /* Print a type the way Relay does: Tensor[(1, 3), float32]. */
 size_t byoc_relay_format_type(const byoc_graph *g, const byoc_tensor_type *t, char *buf,
                               size_t size);
+/* Print a tuple type, nested tuples included: (T1, (T2, T3)), and a tuple
+ * of one field as (T,).  Like snprintf, returns the length of the whole
+ * text, which may be more than fits in size. */
+size_t byoc_relay_format_tuple_type(const byoc_graph *g, const byoc_tuple_type *t, char *buf,
+                                    size_t size);
+/* A node's type: its tensor type, or its tuple type. */
+size_t byoc_relay_format_node_type(const byoc_graph *g, int node, char *buf, size_t size);
 
 #ifdef __cplusplus
 }

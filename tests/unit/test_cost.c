@@ -129,6 +129,22 @@ START_TEST(unknown_types)
 }
 END_TEST
 
+/* A tuple's bytes are its fields', nested tuples included. */
+START_TEST(bytes_of_nested_tuples)
+{
+    byoc_error err;
+    int inner_f[2] = {conv, relu};
+    int inner = byoc_graph_add_tuple(g, inner_f, 2, &err);
+    int outer_f[2] = {x, inner};
+    int outer = byoc_graph_add_tuple(g, outer_f, 2, &err);
+    ck_assert_int_ge(outer, 0);
+    ck_assert_int_eq(byoc_graph_infer_types(g, &err), 0);
+    double t = 4.0 * 64 * 56 * 56;
+    ck_assert_double_eq(bx_node_bytes(g, inner), 2 * t);
+    ck_assert_double_eq(bx_node_bytes(g, outer), 3 * t);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("cost");
@@ -137,6 +153,7 @@ static Suite *suite(void)
     tcase_add_test(core, boundary_of_one_op);
     tcase_add_test(core, fusion_saves_the_intermediate_traffic);
     tcase_add_test(core, peaks_and_devices);
+    tcase_add_test(core, bytes_of_nested_tuples);
     suite_add_tcase(s, core);
     TCase *errors = tcase_create("Errors");
     tcase_add_checked_fixture(errors, setup, teardown);

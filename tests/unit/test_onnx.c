@@ -17,6 +17,7 @@
 #include <byoc/onnx.h>
 
 #include "runtime/onnx.pb-c.h"
+#include "tests/onnx/onnx_gen.h"
 
 /* ---- a model builder ------------------------------------------------------- */
 
@@ -1302,12 +1303,76 @@ START_TEST(missing_file)
 }
 END_TEST
 
+/* ---- generated models: wide concatenates, linear loading ------------------- */
+
+static byoc_graph *read_generated(uint8_t *buf, size_t size)
+{
+    byoc_graph *g = byoc_onnx_read_bytes(reg, buf, size, "gen.onnx", &err);
+    ck_assert_msg(g != NULL, "%s", err.msg);
+    free(buf);
+    return g;
+}
+
+/* A Concat of 300 inputs is one concatenate of a 300-field tuple. */
+START_TEST(concat_of_300_inputs)
+{
+    size_t size;
+    uint8_t *buf = gen_concat(300, &size);
+    byoc_graph *g = read_generated(buf, size);
+    int out = byoc_graph_output(g);
+    ck_assert_str_eq(byoc_node_op_name(g, out), "concatenate");
+    int tuple = byoc_node_arg(g, out, 0);
+    ck_assert_int_eq(byoc_node_kind_of(g, tuple), BYOC_N_TUPLE);
+    ck_assert_int_eq(byoc_node_arg_count(g, tuple), 300);
+    const byoc_tensor_type *t = byoc_node_type(g, out, -1);
+    ck_assert_int_eq(t->rank, 2);
+    ck_assert_int_eq(t->dims[1], 1200);
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+/* The shape chains of every layer fold away, and inference types each
+ * node once however many layers: loading is linear in the model.  A
+ * second, whole-graph inference finds every type the same. */
+START_TEST(shape_chains_are_inferred_once)
+{
+    int layers[] = {1, 10, 100};
+    for (size_t k = 0; k < sizeof layers / sizeof layers[0]; k++) {
+        size_t size;
+        uint8_t *buf = gen_chains(layers[k], &size);
+        byoc_graph *g = read_generated(buf, size);
+        int n = byoc_graph_node_count(g);
+        /* Per layer: MatMul as reshape, transpose of W, nn.dense, reshape;
+         * bias add; two reshapes, two transposes, softmax, residual add;
+         * and the two weights. */
+        ck_assert_int_eq(n, 1 + 13 * layers[k]);
+        ck_assert_int_eq(byoc_graph_infer_visits(g), n);
+        byoc_tensor_type *types = malloc(sizeof *types * (size_t)n);
+        ck_assert_ptr_nonnull(types);
+        for (int i = 0; i < n; i++) {
+            ck_assert_ptr_null(byoc_node_untyped_reason(g, i));
+            types[i] = *byoc_node_type(g, i, -1);
+        }
+        ck_assert_int_eq(types[n - 1].rank, 3);
+        ck_assert_int_eq(types[n - 1].dims[2], GEN_C);
+        ck_assert_int_eq(byoc_graph_infer_types(g, &err), 0);
+        ck_assert_int_eq(byoc_graph_infer_visits(g), 2 * n);
+        for (int i = 0; i < n; i++)
+            ck_assert_mem_eq(byoc_node_type(g, i, -1), &types[i], sizeof types[i]);
+        free(types);
+        byoc_graph_destroy(g);
+    }
+}
+END_TEST
+
 static Suite *onnx_suite(void)
 {
     Suite *s = suite_create("onnx");
     TCase *core = tcase_create("Core");
     tcase_add_checked_fixture(core, setup, teardown);
     tcase_add_test(core, available);
+    tcase_add_test(core, concat_of_300_inputs);
+    tcase_add_test(core, shape_chains_are_inferred_once);
     tcase_add_test(core, conv_bias_relu);
     tcase_add_test(core, conv_auto_pad_and_groups);
     tcase_add_test(core, gemm);

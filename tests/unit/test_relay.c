@@ -548,6 +548,280 @@ START_TEST(function_errors_are_located)
 }
 END_TEST
 
+/* ---- no fixed limits: wide calls and tuples, nested tuple types ------------ */
+
+/* Text built with printf-style pieces; free with free(). */
+typedef struct text {
+    char *buf;
+    size_t len;
+    FILE *f;
+} text;
+
+static void text_open(text *t)
+{
+    t->buf = NULL;
+    t->len = 0;
+    t->f = open_memstream(&t->buf, &t->len);
+    ck_assert_ptr_nonnull(t->f);
+}
+
+static char *text_close(text *t)
+{
+    fclose(t->f);
+    return t->buf;
+}
+
+static char *type_of(const byoc_graph *g, int node)
+{
+    size_t n = byoc_relay_format_node_type(g, node, NULL, 0);
+    char *s = malloc(n + 1);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_uint_eq(byoc_relay_format_node_type(g, node, s, n + 1), n);
+    return s;
+}
+
+/* 300 tensors through a global of 300 parameters (a call of 300
+ * arguments, once refused past 64) into one concatenate of a 300-field
+ * tuple. */
+START_TEST(call_of_300_arguments_and_concatenate_of_300)
+{
+    enum { N = 300 };
+    text t;
+    text_open(&t);
+    fprintf(t.f, "def @main(%%x: Tensor[(1, 4), float32]) {\n");
+    for (int i = 0; i < N; i++)
+        fprintf(t.f, "  %%%d = add(%%x, %d.0f);\n", i, i);
+    fprintf(t.f, "  @cat(");
+    for (int i = 0; i < N; i++)
+        fprintf(t.f, "%s%%%d", i ? ", " : "", i);
+    fprintf(t.f, ")\n}\ndef @cat(");
+    for (int i = 0; i < N; i++)
+        fprintf(t.f, "%s%%p%d: Tensor[(1, 4), float32]", i ? ", " : "", i);
+    fprintf(t.f, ", Compiler=\"trt\") -> Tensor[(1, %d), float32] {\n  %%0 = (", 4 * N);
+    for (int i = 0; i < N; i++)
+        fprintf(t.f, "%s%%p%d", i ? ", " : "", i);
+    fprintf(t.f, ");\n  concatenate(%%0, axis=1)\n}\n");
+    char *src = text_close(&t);
+    byoc_graph *g = read_ok(src);
+    int out = byoc_graph_output(g);
+    ck_assert_str_eq(byoc_node_op_name(g, out), "concatenate");
+    int tuple = byoc_node_arg(g, out, 0);
+    ck_assert_int_eq(byoc_node_arg_count(g, tuple), N);
+    ck_assert_int_eq(byoc_node_field_count(g, tuple), N);
+    char *ty = type_of(g, out);
+    ck_assert_str_eq(ty, "Tensor[(1, 1200), float32]");
+    free(ty);
+    /* Inlining and reading type each node once. */
+    ck_assert_int_eq(byoc_graph_infer_visits(g), byoc_graph_node_count(g));
+    byoc_graph *h = round_trip(g);
+    assert_same(g, h);
+    byoc_graph_destroy(h);
+    byoc_graph_destroy(g);
+    free(src);
+}
+END_TEST
+
+/* A tuple of 1000 fields returned from @main, once refused past 256. */
+START_TEST(tuple_of_1000_fields_returned)
+{
+    enum { N = 1000 };
+    text t;
+    text_open(&t);
+    fprintf(t.f, "def @main(%%x: Tensor[(2, 3), float32]) -> (");
+    for (int i = 0; i < N; i++)
+        fprintf(t.f, "%sTensor[(2, 3), float32]", i ? ", " : "");
+    fprintf(t.f, ") {\n");
+    for (int i = 0; i < N; i++)
+        fprintf(t.f, "  %%%d = add(%%x, %d.0f);\n", i, i);
+    fprintf(t.f, "  (");
+    for (int i = 0; i < N; i++)
+        fprintf(t.f, "%s%%%d", i ? ", " : "", i);
+    fprintf(t.f, ")\n}\n");
+    char *src = text_close(&t);
+    byoc_graph *g = read_ok(src);
+    int out = byoc_graph_output(g);
+    ck_assert_int_eq(byoc_node_kind_of(g, out), BYOC_N_TUPLE);
+    ck_assert_int_eq(byoc_node_field_count(g, out), N);
+    for (int i = 0; i < N; i++) {
+        ck_assert_int_eq(byoc_node_type(g, out, i)->rank, 2);
+        ck_assert_int_eq(byoc_node_arg(g, out, i), 2 * i + 2);
+    }
+    ck_assert_ptr_null(byoc_node_tuple_type(g, out)->sub);
+    byoc_graph *h = round_trip(g);
+    assert_same(g, h);
+    byoc_graph_destroy(h);
+    byoc_graph_destroy(g);
+    free(src);
+}
+END_TEST
+
+/* A decoder's result: logits and a tuple of present tensors. */
+static const char *NESTED =
+    "def @main(%x: Tensor[(1, 4), float32], %y: Tensor[(1, 4), float16]) -> "
+    "(Tensor[(1, 4), float32], (Tensor[(1, 4), float32], (Tensor[(1, 4), float16],))) {\n"
+    "  %0 = add(%x, %x);\n"
+    "  %1 = nn.relu(%0);\n"
+    "  %2 = (%y,);\n"
+    "  %3 = (%1, %2);\n"
+    "  %4 = (%0, %3);\n"
+    "  %5 = %4.1;\n"
+    "  %6 = %5.1;\n"
+    "  %7 = %6.0;\n"
+    "  %4\n"
+    "}\n";
+
+START_TEST(nested_tuple_types)
+{
+    byoc_graph *g = read_ok(NESTED);
+    int out = byoc_graph_output(g);
+    char *ty = type_of(g, out);
+    ck_assert_str_eq(ty, "(Tensor[(1, 4), float32], (Tensor[(1, 4), float32], "
+                         "(Tensor[(1, 4), float16],)))");
+    free(ty);
+    const byoc_tuple_type *t = byoc_node_tuple_type(g, out);
+    ck_assert_int_eq(t->n, 2);
+    ck_assert_int_eq(t->depth, 3);
+    ck_assert_ptr_null(t->sub[0]);
+    ck_assert_int_eq(t->sub[1]->n, 2);
+    /* A nested field reads as unknown to code that wants tensor fields. */
+    ck_assert_int_eq(byoc_node_type(g, out, 1)->rank, -1);
+    ck_assert_int_eq(byoc_node_type(g, out, 0)->rank, 2);
+    /* Projections of nested fields: %4.1 is a tuple, %4.1.1.0 a tensor. */
+    int p1 = out + 1, p2 = out + 2, p3 = out + 3;
+    ck_assert_int_eq(byoc_node_kind_of(g, p1), BYOC_N_PROJ);
+    ck_assert_int_eq(byoc_node_field_count(g, p1), 2);
+    ck_assert_int_eq(byoc_node_field_count(g, p2), 1);
+    ck_assert_int_eq(byoc_node_field_count(g, p3), -1);
+    ck_assert_int_eq(byoc_node_type(g, p3, -1)->dtype, BYOC_DT_FLOAT16);
+    ck_assert_ptr_null(byoc_node_untyped_reason(g, p3));
+    byoc_graph *h = round_trip(g);
+    ty = type_of(h, byoc_graph_output(h));
+    ck_assert_str_eq(ty, "(Tensor[(1, 4), float32], (Tensor[(1, 4), float32], "
+                         "(Tensor[(1, 4), float16],)))");
+    free(ty);
+    byoc_graph_destroy(h);
+    byoc_graph_destroy(g);
+    /* A declared nested type is checked, field by field. */
+    read_fails("def @main(%x: Tensor[(1, 4), float32]) -> (Tensor[(1, 4), float32], "
+               "(Tensor[(1, 4), float32], Tensor[(1, 5), float32])) {\n"
+               "  %0 = (%x, %x);\n  (%x, %0)\n}\n",
+               "t.relay:3:3: error: the result's type differs from the type @main declares");
+    read_fails("def @main(%x: Tensor[(1, 4), float32]) -> (Tensor[(1, 4), float32], "
+               "Tensor[(1, 4), float32]) {\n"
+               "  %0 = (%x, %x);\n  (%x, %0)\n}\n",
+               "t.relay:3:3: error: the result's type differs from the type @main declares");
+    /* A global returning a nested tuple, its result projected by the caller. */
+    g = read_ok("def @main(%x: Tensor[(2), float32]) {\n"
+                "  %0 = @f(%x);\n  %1 = %0.1;\n  %1.0\n}\n"
+                "def @f(%a: Tensor[(2), float32]) -> (Tensor[(2), float32], (Tensor[(2), float32],)) {\n"
+                "  %0 = nn.relu(%a);\n  %1 = (%0,);\n  (%a, %1)\n}\n");
+    ty = type_of(g, byoc_graph_output(g));
+    ck_assert_str_eq(ty, "Tensor[(2,), float32]");
+    free(ty);
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+/* Nesting past BYOC_MAX_TUPLE_DEPTH: in a written type, and built from
+ * tuple expressions.  Both are located errors, not deep recursion. */
+START_TEST(tuple_nesting_is_bounded)
+{
+    text t;
+    text_open(&t);
+    fprintf(t.f, "def @main(%%x: Tensor[(1), float32]) -> ");
+    for (int i = 0; i < BYOC_MAX_TUPLE_DEPTH + 1; i++)
+        fprintf(t.f, "(");
+    fprintf(t.f, "Tensor[(1), float32]");
+    for (int i = 0; i < BYOC_MAX_TUPLE_DEPTH + 1; i++)
+        fprintf(t.f, ",)");
+    fprintf(t.f, " {\n  %%x\n}\n");
+    char *src = text_close(&t);
+    char want[200];
+    /* The innermost tuple is at column 40 + BYOC_MAX_TUPLE_DEPTH; the one
+     * past the limit is the outermost, at column 40. */
+    snprintf(want, sizeof want, "t.relay:1:40: error: tuple types nest more than %d deep (byoc's limit)",
+             BYOC_MAX_TUPLE_DEPTH);
+    read_fails(src, want);
+    free(src);
+    /* Exactly at the limit, the same type reads. */
+    text_open(&t);
+    fprintf(t.f, "def @main(%%x: Tensor[(1), float32]) -> ");
+    for (int i = 0; i < BYOC_MAX_TUPLE_DEPTH; i++)
+        fprintf(t.f, "(");
+    fprintf(t.f, "Tensor[(1,), float32]");
+    for (int i = 0; i < BYOC_MAX_TUPLE_DEPTH; i++)
+        fprintf(t.f, ",)");
+    fprintf(t.f, " {\n  %%0 = (%%x,);\n");
+    for (int i = 1; i < BYOC_MAX_TUPLE_DEPTH; i++)
+        fprintf(t.f, "  %%%d = (%%%d,);\n", i, i - 1);
+    fprintf(t.f, "  %%%d\n}\n", BYOC_MAX_TUPLE_DEPTH - 1);
+    src = text_close(&t);
+    byoc_graph *g = read_ok(src);
+    ck_assert_int_eq(byoc_node_tuple_type(g, byoc_graph_output(g))->depth, BYOC_MAX_TUPLE_DEPTH);
+    byoc_graph_destroy(g);
+    free(src);
+    /* One tuple expression more is refused where it is built. */
+    text_open(&t);
+    fprintf(t.f, "def @main(%%x: Tensor[(1), float32]) {\n  %%0 = (%%x,);\n");
+    for (int i = 1; i <= BYOC_MAX_TUPLE_DEPTH; i++)
+        fprintf(t.f, "  %%%d = (%%%d,);\n", i, i - 1);
+    fprintf(t.f, "  %%%d\n}\n", BYOC_MAX_TUPLE_DEPTH);
+    src = text_close(&t);
+    char name[16];
+    int col = 6 + snprintf(name, sizeof name, "%%%d", BYOC_MAX_TUPLE_DEPTH); /* "  %64 = (" */
+    snprintf(want, sizeof want, "t.relay:%d:%d: error: tuples nest more than %d deep",
+             BYOC_MAX_TUPLE_DEPTH + 2, col, BYOC_MAX_TUPLE_DEPTH);
+    read_fails(src, want);
+    free(src);
+}
+END_TEST
+
+/* Past BYOC_MAX_FIELDS, a documented limit, a tuple expression, a call and
+ * a tuple type are located errors at the first item too many. */
+START_TEST(field_limit_is_located)
+{
+    text t;
+    text_open(&t);
+    fprintf(t.f, "def @main(%%x: Tensor[(1), float32]) {\n  (");
+    for (int i = 0; i <= BYOC_MAX_FIELDS; i++)
+        fputs(i ? ", %x" : "%x", t.f);
+    fprintf(t.f, ")\n}\n");
+    char *src = text_close(&t);
+    char want[200];
+    /* Item k (from 0) starts at column 4 + 4k. */
+    snprintf(want, sizeof want, "t.relay:2:%d: error: a tuple of more than %d fields (byoc's limit)",
+             4 + 4 * BYOC_MAX_FIELDS, BYOC_MAX_FIELDS);
+    read_fails(src, want);
+    free(src);
+    text_open(&t);
+    fprintf(t.f, "def @main(%%x: Tensor[(1), float32]) -> (");
+    for (int i = 0; i <= BYOC_MAX_FIELDS; i++)
+        fputs(i ? ", float32" : "float32", t.f);
+    fprintf(t.f, ") {\n  %%x\n}\n");
+    src = text_close(&t);
+    snprintf(want, sizeof want,
+             "t.relay:1:%d: error: a tuple type of more than %d fields (byoc's limit)",
+             41 + 9 * BYOC_MAX_FIELDS, BYOC_MAX_FIELDS);
+    read_fails(src, want);
+    free(src);
+    /* The graph API keeps the same limit. */
+    byoc_graph *g = byoc_graph_create(reg);
+    byoc_tensor_type ty = {BYOC_DT_FLOAT32, 1, {4}};
+    byoc_error err;
+    int x = byoc_graph_add_input(g, "x", &ty, &err);
+    int *fields = calloc(BYOC_MAX_FIELDS + 1, sizeof(int));
+    ck_assert_ptr_nonnull(fields);
+    for (int i = 0; i <= BYOC_MAX_FIELDS; i++)
+        fields[i] = x;
+    ck_assert_int_lt(byoc_graph_add_tuple(g, fields, BYOC_MAX_FIELDS + 1, &err), 0);
+    ck_assert_str_eq(err.msg, "tuple has 1000001 fields; byoc takes at most 1000000");
+    ck_assert_int_lt(byoc_graph_add_opaque(g, "custom", fields, BYOC_MAX_FIELDS + 1, &err), 0);
+    ck_assert_str_eq(err.msg, "custom has 1000001 arguments; byoc takes at most 1000000");
+    free(fields);
+    byoc_graph_destroy(g);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("relay");
@@ -562,12 +836,17 @@ static Suite *suite(void)
     tcase_add_test(core, function_returns_a_tuple);
     tcase_add_test(core, tuple_parameters_scalars_and_closures);
     tcase_add_test(core, unused_function_is_accepted);
+    tcase_add_test(core, call_of_300_arguments_and_concatenate_of_300);
+    tcase_add_test(core, tuple_of_1000_fields_returned);
+    tcase_add_test(core, nested_tuple_types);
     suite_add_tcase(s, core);
     TCase *errors = tcase_create("Errors");
     tcase_add_checked_fixture(errors, setup, teardown);
     tcase_add_test(errors, errors_are_located);
     tcase_add_test(errors, function_errors_are_located);
     tcase_add_test(errors, truncated_inputs_never_crash);
+    tcase_add_test(errors, tuple_nesting_is_bounded);
+    tcase_add_test(errors, field_limit_is_located);
     tcase_set_timeout(errors, 60);
     suite_add_tcase(s, errors);
     return s;
