@@ -15,35 +15,40 @@
  * - P.  Every node below v is placed, so the key holds v and the words of P
  *   from v's word on: a short window.
  *
- * - The chosen partitions reachable from an unplaced node in the quotient
- *   graph (each chosen partition contracted to a vertex).  Adding C closes a
- *   cycle iff that graph with C contracted has a path out of C and back; the
- *   path starts in C, which is unplaced, so only partitions reachable from
- *   unplaced nodes can be on it, and one that is not stays so.  "Partitions
- *   with an unplaced predecessor" is not enough: with edges c2->x4, x0->x5,
- *   x1->c3, X1 = {x0,x4}, X2 = {x1,x5} and C = {c2,c3} make C->X1->X2->C
- *   though X2's predecessors are all placed when C comes; X2 is reachable
- *   through X1, so it is kept.  Partitions are named by node set, so one
- *   kernel on two devices does not split states.
+ * - The footprints of the chosen partitions (see fp_step): which unplaced
+ *   nodes they connect, as pairs of sets (P, S) meaning every node of P
+ *   reaches every node of S through chosen partitions.  Adding C closes a
+ *   cycle iff the quotient graph (each chosen partition contracted) with C
+ *   contracted has a path out of C and back, and such a path can only pass
+ *   a partition from one of its entries to one of its exits; so the
+ *   footprints say all the future needs to know about the partitions, and
+ *   placements whose partitions differ but connect the same open nodes
+ *   merge.  A partition no open node reaches, or that reaches none, leaves
+ *   no footprint.  Transitivity through partitions is folded in when a
+ *   kernel is placed: one that a footprint's S meets inherits nothing, but
+ *   the footprint's S gains the kernel's exits; one that meets a P gets
+ *   that footprint's S as exits of its own.
  *
  * - The device of each placed node with an unplaced neighbour: an edge is
  *   charged when its second end is placed, at the first end's device.
  *   States differing only there are compared for dominance (see below).
+ *   Only when two devices that run candidates have a link.
  *
- * Reachability between small node sets uses the ancestor sets up(y), a
- * lower-triangular bit matrix built once.
+ * Reachability between small node sets uses each node's ancestors within a
+ * band of BAND words (build_graph), and a bounded search past it.
  *
- * A*'s bound sums, over unplaced nodes u, m(u) = min over candidates D
- * holding u of cost(D)/|D|.  Admissible: a completion pays cost(D) =
- * sum over u in D of cost(D)/|D| >= sum of m(u), and transfers are >= 0.
- * Consistent: a step by C lowers it by at most cost(C).
+ * A*'s bound (bound_tables) sums, over unplaced nodes u, m_v(u): the least
+ * cost(D)/|D| over candidates D holding u whose lowest node is v or later.
+ * Admissible, since a completion uses only such candidates, and consistent.
  *
- * Past the state budget the exact search stops and a beam starts over,
- * layered by the number of nodes placed (a step adds at least one) and
- * expanding the best beam_width states of each layer.  A singleton never
- * closes a cycle (contracting one node changes no graph), so when every
- * node has a singleton candidate and every link exists, each expanded
- * state has a successor and the beam ends with a complete placement. */
+ * Past the budget (states or time) the exact search stops, the least open
+ * priority being a proven lower bound, and a beam starts over, layered by
+ * the number of nodes placed (a step adds at least one) and expanding the
+ * best beam_width states of each layer.  A singleton never closes a cycle
+ * (contracting one node changes no graph), so when every node has a
+ * singleton candidate and every link exists, each expanded state has a
+ * successor and the beam ends with a complete placement.  Out of memory
+ * anywhere in the search ends it with an error (the setjmp in guarded). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "search.h"
 
