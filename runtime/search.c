@@ -24,10 +24,10 @@
  *   footprints say all the future needs to know about the partitions, and
  *   placements whose partitions differ but connect the same open nodes
  *   merge.  A partition no open node reaches, or that reaches none, leaves
- *   no footprint.  Transitivity through partitions is folded in when a
- *   kernel is placed: one that a footprint's S meets inherits nothing, but
- *   the footprint's S gains the kernel's exits; one that meets a P gets
- *   that footprint's S as exits of its own.
+ *   no footprint.  Paths through several partitions are folded in when a
+ *   kernel C is placed: a footprint whose S meets C (its partitions feed
+ *   C) gains C's exits, and C's own footprint takes as exits the S of
+ *   every footprint whose P meets C (C feeds those partitions).
  *
  * - The device of each placed node with an unplaced neighbour: an edge is
  *   charged when its second end is placed, at the first end's device.
