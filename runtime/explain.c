@@ -451,7 +451,7 @@ static const char *kernel_name(const byoc_graph *g, const byoc_partition *p, cha
     return buf;
 }
 
-int byoc_explain(const byoc_graph *g, int node, const char *const *targets, int ntargets,
+static int byoc_explain_unguarded(const byoc_graph *g, int node, const char *const *targets, int ntargets,
                  const byoc_partition_options *o, FILE *f, byoc_error *err)
 {
     if (node < 0 || node >= byoc_graph_node_count(g)) {
@@ -563,6 +563,16 @@ int byoc_explain(const byoc_graph *g, int node, const char *const *targets, int 
         return -1;
     }
     return 0;
+}
+
+int byoc_explain(const byoc_graph *g, int node, const char *const *targets, int ntargets,
+                 const byoc_partition_options *o, FILE *f, byoc_error *err)
+{
+    bx_oom_guard guard;
+    BX_OOM_GUARD(&guard, err, -1);
+    int result = byoc_explain_unguarded(g, node, targets, ntargets, o, f, err);
+    bx_oom_close(&guard);
+    return result;
 }
 
 /* ---- matches ---------------------------------------------------------------- */

@@ -2617,7 +2617,7 @@ static int infer_node(byoc_graph *g, int i, byoc_error *err)
     return 0;
 }
 
-int byoc_graph_infer_types(byoc_graph *g, byoc_error *err)
+static int byoc_graph_infer_types_unguarded(byoc_graph *g, byoc_error *err)
 {
     if (!g) {
         bx_error_set(err, NULL, 0, 0, "no graph");
@@ -2632,6 +2632,15 @@ int byoc_graph_infer_types(byoc_graph *g, byoc_error *err)
     }
     g->typed = g->n;
     return 0;
+}
+
+int byoc_graph_infer_types(byoc_graph *g, byoc_error *err)
+{
+    bx_oom_guard guard;
+    BX_OOM_GUARD(&guard, err, -1);
+    int result = byoc_graph_infer_types_unguarded(g, err);
+    bx_oom_close(&guard);
+    return result;
 }
 
 int bx_graph_infer_new(byoc_graph *g, byoc_error *err)

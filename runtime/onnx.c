@@ -1342,7 +1342,7 @@ done:
 
 bool byoc_onnx_available(void) { return true; }
 
-byoc_graph *byoc_onnx_read_bytes(const byoc_registry *reg, const void *data, size_t size,
+static byoc_graph *byoc_onnx_read_bytes_unguarded(const byoc_registry *reg, const void *data, size_t size,
                                  const char *name, byoc_error *err)
 {
     name = name ? name : "<bytes>";
@@ -1371,6 +1371,16 @@ byoc_graph *byoc_onnx_read_bytes(const byoc_registry *reg, const void *data, siz
         return NULL;
     }
     return r.g;
+}
+
+byoc_graph *byoc_onnx_read_bytes(const byoc_registry *reg, const void *data, size_t size,
+                                 const char *name, byoc_error *err)
+{
+    bx_oom_guard guard;
+    BX_OOM_GUARD(&guard, err, NULL);
+    byoc_graph *result = byoc_onnx_read_bytes_unguarded(reg, data, size, name, err);
+    bx_oom_close(&guard);
+    return result;
 }
 
 byoc_graph *byoc_onnx_read(const byoc_registry *reg, const char *path, byoc_error *err)

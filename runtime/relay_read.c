@@ -984,7 +984,7 @@ static byoc_graph *read_text(const byoc_registry *reg, const char *text, size_t 
     return r.g;
 }
 
-byoc_graph *byoc_relay_read_string(const byoc_registry *reg, const char *text, size_t len,
+static byoc_graph *byoc_relay_read_string_unguarded(const byoc_registry *reg, const char *text, size_t len,
                                    const char *name, byoc_error *err)
 {
     if (!reg || !text) {
@@ -994,7 +994,17 @@ byoc_graph *byoc_relay_read_string(const byoc_registry *reg, const char *text, s
     return read_text(reg, text, len, name ? name : "<string>", err);
 }
 
-byoc_graph *byoc_relay_read(const byoc_registry *reg, const char *path, byoc_error *err)
+byoc_graph *byoc_relay_read_string(const byoc_registry *reg, const char *text, size_t len,
+                                   const char *name, byoc_error *err)
+{
+    bx_oom_guard guard;
+    BX_OOM_GUARD(&guard, err, NULL);
+    byoc_graph *result = byoc_relay_read_string_unguarded(reg, text, len, name, err);
+    bx_oom_close(&guard);
+    return result;
+}
+
+static byoc_graph *byoc_relay_read_unguarded(const byoc_registry *reg, const char *path, byoc_error *err)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -1026,3 +1036,13 @@ byoc_graph *byoc_relay_read(const byoc_registry *reg, const char *path, byoc_err
     free(buf);
     return g;
 }
+
+byoc_graph *byoc_relay_read(const byoc_registry *reg, const char *path, byoc_error *err)
+{
+    bx_oom_guard guard;
+    BX_OOM_GUARD(&guard, err, NULL);
+    byoc_graph *result = byoc_relay_read_unguarded(reg, path, err);
+    bx_oom_close(&guard);
+    return result;
+}
+

@@ -474,7 +474,7 @@ static void text_totals(const byoc_result *r, FILE *f)
     table_print(&t, f, "");
 }
 
-int byoc_result_write_text(const byoc_result *r, FILE *f, byoc_error *err)
+static int byoc_result_write_text_unguarded(const byoc_result *r, FILE *f, byoc_error *err)
 {
     if (check_result(r, err) < 0)
         return -1;
@@ -490,6 +490,15 @@ int byoc_result_write_text(const byoc_result *r, FILE *f, byoc_error *err)
     fputc('\n', f);
     text_totals(r, f);
     return finish(f, err, "text output");
+}
+
+int byoc_result_write_text(const byoc_result *r, FILE *f, byoc_error *err)
+{
+    bx_oom_guard guard;
+    BX_OOM_GUARD(&guard, err, -1);
+    int result = byoc_result_write_text_unguarded(r, f, err);
+    bx_oom_close(&guard);
+    return result;
 }
 
 /* ---- JSON ----------------------------------------------------------------- */
@@ -647,7 +656,7 @@ static void json_nodes(const byoc_result *r, FILE *f)
     fputs(n ? "\n  ]\n" : "]\n", f);
 }
 
-int byoc_result_write_json(const byoc_result *r, FILE *f, byoc_error *err)
+static int byoc_result_write_json_unguarded(const byoc_result *r, FILE *f, byoc_error *err)
 {
     if (check_result(r, err) < 0)
         return -1;
@@ -687,6 +696,15 @@ int byoc_result_write_json(const byoc_result *r, FILE *f, byoc_error *err)
     json_nodes(r, f);
     fputs("}\n", f);
     return finish(f, err, "JSON output");
+}
+
+int byoc_result_write_json(const byoc_result *r, FILE *f, byoc_error *err)
+{
+    bx_oom_guard guard;
+    BX_OOM_GUARD(&guard, err, -1);
+    int result = byoc_result_write_json_unguarded(r, f, err);
+    bx_oom_close(&guard);
+    return result;
 }
 
 /* ---- Relay ---------------------------------------------------------------- */
@@ -1431,7 +1449,7 @@ static void write_module(rw *w, const unit *units, const int *order, int nu)
     free(fns);
 }
 
-int byoc_result_write_relay(const byoc_result *r, FILE *f, byoc_error *err)
+static int byoc_result_write_relay_unguarded(const byoc_result *r, FILE *f, byoc_error *err)
 {
     if (check_result(r, err) < 0 || bx_relay_check_writable(r->graph, err) < 0)
         return -1;
@@ -1446,6 +1464,15 @@ int byoc_result_write_relay(const byoc_result *r, FILE *f, byoc_error *err)
     free(order);
     rw_free(&w);
     return nu < 0 ? -1 : finish(f, err, "Relay output");
+}
+
+int byoc_result_write_relay(const byoc_result *r, FILE *f, byoc_error *err)
+{
+    bx_oom_guard guard;
+    BX_OOM_GUARD(&guard, err, -1);
+    int result = byoc_result_write_relay_unguarded(r, f, err);
+    bx_oom_close(&guard);
+    return result;
 }
 
 int bx_relay_write_kernel(FILE *f, const byoc_graph *g, const int *nodes, int n,
@@ -1633,7 +1660,7 @@ static void dot_edges(const byoc_graph *g, FILE *f)
         }
 }
 
-int byoc_result_write_dot(const byoc_result *r, FILE *f, byoc_error *err)
+static int byoc_result_write_dot_unguarded(const byoc_result *r, FILE *f, byoc_error *err)
 {
     if (check_result(r, err) < 0)
         return -1;
@@ -1660,3 +1687,13 @@ int byoc_result_write_dot(const byoc_result *r, FILE *f, byoc_error *err)
     fputs("}\n", f);
     return finish(f, err, "DOT output");
 }
+
+int byoc_result_write_dot(const byoc_result *r, FILE *f, byoc_error *err)
+{
+    bx_oom_guard guard;
+    BX_OOM_GUARD(&guard, err, -1);
+    int result = byoc_result_write_dot_unguarded(r, f, err);
+    bx_oom_close(&guard);
+    return result;
+}
+
