@@ -1681,7 +1681,7 @@ static bool exact(search *s, size_t max_states)
             s->goal = si;
             return true;
         }
-        if ((max_states && s->nst > max_states) || (++polls % 1024 == 0 && past_deadline(s))) {
+        if ((max_states && s->nst > max_states) || (polls++ % 1024 == 0 && past_deadline(s))) {
             /* Put it back: it is open, and its priority is the bound. */
             if (!bx_heap_try_push_tie(s->heap, f, s->n - t->placed, si))
                 out_of_memory(s);

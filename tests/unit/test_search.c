@@ -7,6 +7,7 @@
  * accepts.  Around it, scenarios that pin down the cases the design names:
  * convex candidates that together form a cycle, transfers that change the
  * optimum, and inputs with no valid placement at all. */
+#define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <math.h>
 #include <stdbool.h>
@@ -14,6 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "bitset.h"
 #include "search.h"
@@ -307,6 +311,21 @@ START_TEST(budget_turns_into_beam)
         ck_assert(r->cost >= exact->cost - 1e-9);
         bx_search_result_destroy(r);
     }
+    /* A time limit already past: the exact search stops at once, the beam
+     * completes with one state per step, and the bound holds. */
+    bx_search_options late = { .astar = true, .time_limit = 1e-9 };
+    bx_search_result *lr = run_valid(p, &late);
+    ck_assert(lr->budget_hit && lr->time_hit && !lr->optimal);
+    ck_assert_uint_eq(lr->beam_width, 64);
+    ck_assert(lr->cost >= exact->cost - 1e-9);
+    ck_assert(lr->lower_bound <= exact->cost + 1e-9);
+    bx_search_result_destroy(lr);
+    /* The default width follows the budget: no more states than it. */
+    bx_search_options tight = { .astar = true, .max_states = 50 };
+    lr = run_valid(p, &tight);
+    ck_assert(lr->budget_hit && !lr->time_hit);
+    ck_assert_uint_eq(lr->beam_width, 1);
+    bx_search_result_destroy(lr);
     /* A budget the search never reaches changes nothing. */
     bx_search_options big = { .max_states = 1000000, .astar = true };
     bx_search_result *r = run_valid(p, &big);
@@ -926,6 +945,68 @@ START_TEST(matches_brute_force)
 }
 END_TEST
 
+
+/* AddressSanitizer reserves far more address space than any limit here
+ * would allow, so this test needs an unsanitized build. */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
+START_TEST(out_of_memory_is_an_error)
+{
+#ifdef UNDER_ASAN
+    return;
+#else
+    /* 48 independent pairs of nodes on 3 devices with every link: without
+     * a budget the states are far more than 64 MB of address space holds. */
+    enum { N = 96 };
+    bx_search_problem *p = bx_search_problem_create(N, 3);
+    for (uint32_t a = 0; a < 3; a++)
+        for (uint32_t b = 0; b < 3; b++)
+            if (a != b)
+                bx_search_set_link(p, a, b, 0.25, 50);
+    for (uint32_t x = 0; x + 1 < N; x++)
+        bx_search_add_edge(p, x, x + 1 + (x * 7) % (N - x - 1 ? N - x - 1 : 1), 10);
+    for (uint32_t x = 0; x < N; x++)
+        for (uint32_t d = 0; d < 3; d++) {
+            bx_search_add_candidate_nodes(p, &x, 1, d, 1 + ((x + d) % 4) * 0.25, 0);
+            uint32_t pair[2] = { x, (x + 5) % N };
+            if (pair[0] != pair[1])
+                bx_search_add_candidate_nodes(p, pair, 2, d, 1.5 + ((x * 3 + d) % 5) * 0.25, 0);
+        }
+    ck_assert_ptr_null(bx_search_problem_error(p));
+    fflush(NULL);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        struct rlimit rl = { 64u << 20, 64u << 20 };
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        rl.rlim_cur = rl.rlim_max = (rlim_t)ru.ru_maxrss * 1024 + (64u << 20);
+        if (setrlimit(RLIMIT_AS, &rl) != 0)
+            _exit(3);
+        bx_search_options o = { .astar = true };
+        bx_search_result *r = bx_search_run(p, &o);
+        /* 0: the error said so; 1: it found a placement after all (the
+         * test proves nothing then); 2: another error. */
+        int code = !r ? 2 : r->ok ? 1 : r->out_of_memory && strstr(r->error, "out of memory after") ? 0 : 2;
+        if (code == 2 && r)
+            fprintf(stderr, "error: %s\n", r->error);
+        _exit(code);
+    }
+    int status;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert_msg(WIFEXITED(status), "the search died of signal %d", WTERMSIG(status));
+    ck_assert_msg(WEXITSTATUS(status) == 0, "exit %d", WEXITSTATUS(status));
+    bx_search_problem_destroy(p);
+#endif
+}
+END_TEST
+
 static Suite *search_suite(void)
 {
     Suite *s = suite_create("search");
@@ -950,6 +1031,7 @@ static Suite *search_suite(void)
     tcase_add_test(errors, missing_link);
     tcase_add_test(errors, bad_arguments);
     tcase_add_test(errors, checker_errors);
+    tcase_add_test(errors, out_of_memory_is_an_error);
     suite_add_tcase(s, errors);
     return s;
 }
