@@ -71,7 +71,7 @@ void *bx_arena_alloc(bx_arena *a, size_t size)
 {
     void *p = bx_arena_try_alloc(a, size);
     if (!p)
-        bx_die("out of memory");
+        bx_oom();
     return p;
 }
 

@@ -296,7 +296,7 @@ static bool explain_pattern(FILE *f, const bx_session *s, const byoc_target_decl
     int cap = 4096;
     int *roots = malloc((size_t)cap * sizeof *roots);
     if (!roots)
-        bx_die("out of memory");
+        bx_oom();
     int nroots = roots_near(g, node, p->nnodes, roots, cap);
     collect c = {.node = node, .g = g, .p = p,
                  .options = byoc_target_options(s->reg, t), .noptions = t->noptions};
@@ -308,7 +308,7 @@ static bool explain_pattern(FILE *f, const bx_session *s, const byoc_target_decl
         fprintf(f, ": matches\n");
         *held = malloc((size_t)c.nheld * sizeof(int));
         if (!*held)
-            bx_die("out of memory");
+            bx_oom();
         memcpy(*held, c.held_members, (size_t)c.nheld * sizeof(int));
         *nheld = c.nheld;
         free(roots);
@@ -484,7 +484,7 @@ static int byoc_explain_unguarded(const byoc_graph *g, int node, const char *con
     /* Which searched targets to explain: all, or the ones asked for. */
     bool *ask = calloc((size_t)s.ntargets + 1, 1);
     if (!ask)
-        bx_die("out of memory");
+        bx_oom();
     for (int i = 0; i < s.ntargets; i++)
         ask[i] = ntargets <= 0;
     for (int k = 0; k < ntargets; k++) {
@@ -515,7 +515,7 @@ static int byoc_explain_unguarded(const byoc_graph *g, int node, const char *con
             r->cost * 1e6);
     bool *use = malloc(s.cands.n ? s.cands.n : 1);
     if (!use)
-        bx_die("out of memory");
+        bx_oom();
     for (int ti = 0; ti < s.ntargets; ti++) {
         const byoc_target_decl *t = s.targets[ti];
         if (t == home->target || !ask[ti])
@@ -622,7 +622,7 @@ int byoc_write_matches(const byoc_graph *g, const byoc_partition_options *o, FIL
         int total = byoc_registry_target_count(reg);
         all = calloc((size_t)total + 1, sizeof *all);
         if (!all)
-            bx_die("out of memory");
+            bx_oom();
         for (int i = 0; i < total; i++) {
             const byoc_target_decl *t = byoc_registry_target_at(reg, i);
             if (!byoc_target_supports_all(reg, t))
@@ -645,7 +645,7 @@ int byoc_write_matches(const byoc_graph *g, const byoc_partition_options *o, FIL
     unsigned char *taken = calloc((size_t)n + 1, 1), *roots = calloc((size_t)n + 1, 1);
     const char **ops = calloc((size_t)n + 1, sizeof *ops);
     if (!taken || !roots || !ops)
-        bx_die("out of memory");
+        bx_oom();
     /* The graph's ops, sorted, and its calls. */
     int nops = 0, ncalls = 0;
     for (int v = 0; v < n; v++) {
@@ -697,7 +697,7 @@ int byoc_write_matches(const byoc_graph *g, const byoc_partition_options *o, FIL
         int np = byoc_target_pattern_count(reg, t), unmatched = 0;
         const char **none = calloc((size_t)np + 1, sizeof *none);
         if (!none)
-            bx_die("out of memory");
+            bx_oom();
         for (int pi = 0; pi < np; pi++) {
             const byoc_pattern_decl *p = byoc_target_pattern_at(reg, t, pi);
             memset(roots, 0, (size_t)n);

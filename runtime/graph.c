@@ -27,7 +27,7 @@ byoc_graph *byoc_graph_create(const byoc_registry *reg)
 {
     byoc_graph *g = calloc(1, sizeof(*g));
     if (!g)
-        bx_die("out of memory");
+        bx_oom();
     g->reg = reg;
     g->output = -1;
     g->cons_n = -1;
@@ -92,7 +92,7 @@ static bx_node *new_node(byoc_graph *g, byoc_node_kind kind)
         int cap = g->cap ? g->cap * 2 : 64;
         bx_node *nodes = realloc(g->nodes, (size_t)cap * sizeof(*nodes));
         if (!nodes)
-            bx_die("out of memory");
+            bx_oom();
         g->nodes = nodes;
         g->cap = cap;
     }
@@ -465,7 +465,7 @@ int byoc_graph_symbol(byoc_graph *g, const char *name)
         int cap = g->capsymbols ? g->capsymbols * 2 : 16;
         const char **names = realloc(g->symbol_names, (size_t)cap * sizeof(*names));
         if (!names)
-            bx_die("out of memory");
+            bx_oom();
         g->symbol_names = names;
         g->capsymbols = cap;
     }
@@ -650,7 +650,7 @@ static void build_consumers(const byoc_graph *cg)
         edges += g->nodes[i].nargs;
     g->cons = malloc(sizeof(int) * (size_t)(edges ? edges : 1));
     if (!g->cons_start || !g->cons)
-        bx_die("out of memory");
+        bx_oom();
     for (int i = 0; i < g->n; i++)
         for (int k = 0; k < g->nodes[i].nargs; k++)
             g->cons_start[g->nodes[i].args[k] + 1]++;
@@ -658,7 +658,7 @@ static void build_consumers(const byoc_graph *cg)
         g->cons_start[i + 1] += g->cons_start[i];
     int *fill = calloc((size_t)g->n + 1, sizeof(int));
     if (!fill)
-        bx_die("out of memory");
+        bx_oom();
     for (int i = 0; i < g->n; i++)
         for (int k = 0; k < g->nodes[i].nargs; k++) {
             int a = g->nodes[i].args[k];
@@ -715,7 +715,7 @@ void bx_graph_note(byoc_graph *g, const char *fmt, ...)
         int cap = g->capnotes ? g->capnotes * 2 : 16;
         const char **v = realloc(g->notes, sizeof(*v) * (size_t)cap);
         if (!v)
-            bx_die("out of memory");
+            bx_oom();
         g->notes = v;
         g->capnotes = cap;
     }

@@ -61,7 +61,7 @@ static void grow(bx_hash *t)
     size_t cap = t->cap ? t->cap * 2 : 16;
     uint32_t *slots = calloc(cap, sizeof(*slots));
     if (!slots)
-        bx_die("out of memory");
+        bx_oom();
     free(t->slots);
     t->slots = slots;
     t->cap = cap;
@@ -97,7 +97,7 @@ void *bx_hash_put(bx_hash *t, const char *key, void *val)
         size_t cap = t->entries_cap ? t->entries_cap * 2 : 16;
         struct bx_hash_entry *es = realloc(t->entries, cap * sizeof(*es));
         if (!es)
-            bx_die("out of memory");
+            bx_oom();
         t->entries = es;
         t->entries_cap = cap;
     }

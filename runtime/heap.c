@@ -34,7 +34,7 @@ bx_heap *bx_heap_create(void)
 {
     bx_heap *h = bx_heap_try_create();
     if (!h)
-        bx_die("out of memory");
+        bx_oom();
     return h;
 }
 
@@ -71,7 +71,7 @@ void bx_heap_push(bx_heap *h, double key, uint32_t payload)
 void bx_heap_push_tie(bx_heap *h, double key, uint32_t tie, uint32_t payload)
 {
     if (!bx_heap_try_push_tie(h, key, tie, payload))
-        bx_die("out of memory");
+        bx_oom();
 }
 
 bool bx_heap_try_push_tie(bx_heap *h, double key, uint32_t tie, uint32_t payload)

@@ -133,7 +133,7 @@ static void solve_kids(mstate *s, const byoc_pnode *p, const int *args, const go
     if (p->nkids > 16) {
         heap = malloc(sizeof(goal) * p->nkids);
         if (!heap)
-            bx_die("out of memory");
+            bx_oom();
         cell = heap;
     }
     const goal *list = rest;
@@ -309,7 +309,7 @@ static int match_run(const byoc_graph *g, const byoc_pattern_decl *p, int root,
     int slots = p->nslots > 0 ? p->nslots : 1;
     int *mem = malloc(sizeof(int) * ((size_t)s.cap * 4 + 2 * (size_t)slots));
     if (!mem)
-        bx_die("out of memory");
+        bx_oom();
     s.members = mem;
     s.inputs = mem + s.cap;
     s.scratch = mem + 2 * s.cap;

@@ -1394,14 +1394,14 @@ byoc_graph *byoc_onnx_read(const byoc_registry *reg, const char *path, byoc_erro
     size_t cap = 1 << 16, n = 0, got;
     unsigned char *buf = malloc(cap);
     if (!buf)
-        bx_die("out of memory");
+        bx_oom();
     while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
         n += got;
         if (n == cap) {
             cap *= 2;
             unsigned char *nb = realloc(buf, cap);
             if (!nb)
-                bx_die("out of memory");
+                bx_oom();
             buf = nb;
         }
     }

@@ -68,7 +68,7 @@ static void *grow_array(void *p, int *cap, int need, size_t elem)
         cap2 *= 2;
     void *q = realloc(p, (size_t)cap2 * elem);
     if (!q)
-        bx_die("out of memory");
+        bx_oom();
     *cap = cap2;
     return q;
 }
@@ -77,7 +77,7 @@ static void *xcalloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size);
     if (!p)
-        bx_die("out of memory");
+        bx_oom();
     return p;
 }
 
@@ -725,7 +725,7 @@ int byoc_target_set_option(byoc_registry *reg, const char *target, const char *n
     size_t size = bx_value_copy_size(v);
     void *mem = size ? malloc(size) : NULL;
     if (size && !mem)
-        bx_die("out of memory");
+        bx_oom();
     byoc_value copy;
     bx_value_copy_into(&copy, v, mem);
     bx_value_coerce(&copy, &o->type);
@@ -1024,7 +1024,7 @@ static void dump_value(FILE *f, const byoc_value *v)
     }
     char *big = malloc(n + 1);
     if (!big)
-        bx_die("out of memory");
+        bx_oom();
     byoc_value_format(v, big, n + 1);
     fputs(big, f);
     free(big);

@@ -104,7 +104,7 @@ char *bx_relay_node_type_str(const byoc_graph *g, int node)
     size_t n = byoc_relay_format_node_type(g, node, NULL, 0);
     char *s = malloc(n + 1);
     if (!s)
-        bx_die("out of memory");
+        bx_oom();
     byoc_relay_format_node_type(g, node, s, n + 1);
     return s;
 }
@@ -251,7 +251,7 @@ static char *safe_name(const char *s)
     size_t len = strlen(s);
     char *o = malloc(len + 24);
     if (!o)
-        bx_die("out of memory");
+        bx_oom();
     size_t k = 0;
     if (len == 0 || (s[0] >= '0' && s[0] <= '9'))
         o[k++] = '_';
@@ -270,7 +270,7 @@ char **bx_relay_input_names(const byoc_graph *g)
     int n = byoc_graph_node_count(g);
     char **names = calloc((size_t)n + 1, sizeof(char *));
     if (!names)
-        bx_die("out of memory");
+        bx_oom();
     for (int i = 0; i < n; i++) {
         if (byoc_node_kind_of(g, i) != BYOC_N_INPUT)
             continue;

@@ -484,7 +484,7 @@ static int make_meta(relay_reader *r, long index, int line, int col)
         int n = (int)index + 1 > r->nmeta * 2 ? (int)index + 1 : r->nmeta * 2;
         int *m = realloc(r->meta, sizeof(int) * (size_t)n);
         if (!m)
-            bx_die("out of memory");
+            bx_oom();
         memset(m + r->nmeta, 0, sizeof(int) * (size_t)(n - r->nmeta));
         r->meta = m;
         r->nmeta = n;
@@ -1014,14 +1014,14 @@ static byoc_graph *byoc_relay_read_unguarded(const byoc_registry *reg, const cha
     size_t cap = 1 << 16, n = 0, got;
     char *buf = malloc(cap);
     if (!buf)
-        bx_die("out of memory");
+        bx_oom();
     while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
         n += got;
         if (n == cap) {
             cap *= 2;
             char *nb = realloc(buf, cap);
             if (!nb)
-                bx_die("out of memory");
+                bx_oom();
             buf = nb;
         }
     }

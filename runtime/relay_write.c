@@ -58,7 +58,7 @@ int byoc_relay_write(const byoc_graph *g, FILE *f, byoc_error *err)
     writer w = {g, malloc(sizeof(int) * (size_t)(n + 1)), malloc(sizeof(int) * (size_t)(n + 1)),
                 0, bx_relay_input_names(g)};
     if (!w.local || !w.meta)
-        bx_die("out of memory");
+        bx_oom();
     for (int i = 0; i < n; i++)
         w.local[i] = w.meta[i] = -1;
 

@@ -35,7 +35,7 @@ static void *xcalloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size);
     if (!p)
-        bx_die("out of memory");
+        bx_oom();
     return p;
 }
 
@@ -187,13 +187,13 @@ static void table_add(table *t, const char *const *cells)
         t->cap = t->cap ? 2 * t->cap : 16;
         t->cells = realloc(t->cells, sizeof(char *) * (size_t)t->cap * (size_t)t->ncols);
         if (!t->cells)
-            bx_die("out of memory");
+            bx_oom();
     }
     for (int c = 0; c < t->ncols; c++) {
         size_t len = strlen(cells[c]);
         char *s = malloc(len + 1);
         if (!s)
-            bx_die("out of memory");
+            bx_oom();
         memcpy(s, cells[c], len + 1);
         t->cells[t->nrows * t->ncols + c] = s;
     }
@@ -283,7 +283,7 @@ static char *dup_str(const char *s)
     size_t len = strlen(s);
     char *d = malloc(len + 1);
     if (!d)
-        bx_die("out of memory");
+        bx_oom();
     memcpy(d, s, len + 1);
     return d;
 }

@@ -103,7 +103,7 @@ static void *grow(void *ptr, size_t *cap, size_t need, size_t elem)
         c *= 2;
     ptr = realloc(ptr, c * elem);
     if (!ptr)
-        bx_die("out of memory");
+        bx_oom();
     *cap = c;
     return ptr;
 }
@@ -112,7 +112,7 @@ static void *xcalloc(size_t n, size_t size)
 {
     void *ptr = calloc(n ? n : 1, size);
     if (!ptr)
-        bx_die("out of memory");
+        bx_oom();
     return ptr;
 }
 

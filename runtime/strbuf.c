@@ -22,7 +22,7 @@ void bx_sb_printf(bx_strbuf *b, const char *fmt, ...)
             cap *= 2;
         char *s = realloc(b->s, cap);
         if (!s)
-            bx_die("out of memory");
+            bx_oom();
         b->s = s;
         b->cap = cap;
     }
