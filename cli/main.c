@@ -97,11 +97,13 @@ static const char usage_text[] =
 
 static void usage(FILE *o) { fputs(usage_text, o); }
 
+/* An error with a location reads file:line:col: error: ...; one without
+ * is the command's: byoc: error: ... */
 static void print_error(const byoc_error *e)
 {
     char buf[1024];
     byoc_error_format(e, buf, sizeof buf);
-    fprintf(stderr, "%s\n", buf);
+    fprintf(stderr, "%s%s\n", e->file[0] ? "" : "byoc: ", buf);
 }
 
 typedef enum { FMT_AUTO, FMT_RELAY, FMT_ONNX } model_format;

@@ -5,7 +5,8 @@ AM_TESTS_ENVIRONMENT = \
 	BYOC='$(abs_top_builddir)/cli/byoc$(EXEEXT)'; export BYOC; \
 	top_srcdir='$(abs_top_srcdir)'; top_builddir='$(abs_top_builddir)'; \
 	BYOC_DATADIR='$(abs_top_srcdir)/lib'; \
-	export BYOCC top_srcdir top_builddir BYOC_DATADIR;
+	BYOC_SAN_FLAGS='$(SAN_FLAGS)'; \
+	export BYOCC top_srcdir top_builddir BYOC_DATADIR BYOC_SAN_FLAGS;
 
 # Golden diagnostics and golden generated code; the CLI's info command.
 TESTS += tests/golden/diag.sh tests/golden/emit.sh tests/cli/info.sh
@@ -18,6 +19,8 @@ TESTS += tests/cli/partition.sh
 # types) go through info, partition and the Relay writer.
 TESTS += tests/cli/limits.sh
 EXTRA_DIST += tests/cli/limits.sh
+TESTS += tests/cli/oom.sh
+EXTRA_DIST += tests/cli/oom.sh
 EXTRA_DIST += tests/cli/partition.sh tests/cli/targets.golden \
 	tests/cli/partition_resnet_bottleneck.golden \
 	tests/cli/partition_mobilenet_v2_block.golden \
