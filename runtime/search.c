@@ -362,7 +362,7 @@ typedef struct search {
     size_t nlcap;
     struct fp_new *fn;              /* ... and the footprints */
     size_t fncap;
-    uint32_t *ord;                  /* ... in key order */
+    uint32_t *ord, *ord2;           /* ... in key order, and scratch */
     uint32_t *mark2, stamp2;
     /* running out of memory, or of state numbers, ends the search here */
     jmp_buf fail;
@@ -449,6 +449,7 @@ static void search_free(search *s)
     free(s->nl);
     free(s->fn);
     free(s->ord);
+    free(s->ord2);
     free(s->trail);
     free(s->rk);
     free(s->chosen);
@@ -1250,22 +1251,43 @@ static uint32_t sort_unique(search *s, size_t at, uint32_t n)
     return m;
 }
 
-static const search *fp_sort_ctx;   /* qsort has no context argument */
-
-static int cmp_fp(const void *a, const void *b)
+/* Footprints x and y of s->fn in key order: by P, then by index. */
+static bool fp_before(const search *s, uint32_t a, uint32_t b)
 {
-    const search *s = fp_sort_ctx;
-    const fp_new *x = &s->fn[*(const uint32_t *)a], *y = &s->fn[*(const uint32_t *)b];
+    const fp_new *x = &s->fn[a], *y = &s->fn[b];
     uint32_t n = x->np < y->np ? x->np : y->np;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t u = s->nl[x->p + i], w = s->nl[y->p + i];
         if (u != w)
-            return u < w ? -1 : 1;
+            return u < w;
     }
     if (x->np != y->np)
-        return x->np < y->np ? -1 : 1;
-    return (*(const uint32_t *)a > *(const uint32_t *)b) -
-           (*(const uint32_t *)a < *(const uint32_t *)b);
+        return x->np < y->np;
+    return a < b;
+}
+
+/* Sort s->ord[0 .. n) by fp_before: a bottom-up merge sort through
+ * s->ord2, since qsort takes no context and the search keeps no global. */
+static void fp_sort(search *s, uint32_t n)
+{
+    uint32_t *a = s->ord, *b = s->ord2;
+    for (uint32_t w = 1; w < n; w *= 2) {
+        for (uint32_t lo = 0; lo < n; lo += 2 * w) {
+            uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            uint32_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                b[k++] = fp_before(s, a[j], a[i]) ? a[j++] : a[i++];
+            while (i < mid)
+                b[k++] = a[i++];
+            while (j < hi)
+                b[k++] = a[j++];
+        }
+        uint32_t *t = a;
+        a = b;
+        b = t;
+    }
+    if (a != s->ord)
+        memcpy(s->ord, a, n * sizeof(uint32_t));
 }
 
 /* Is y unplaced once the step whose nodes carry s->stamp is taken? */
@@ -1345,6 +1367,7 @@ static uint32_t fp_step(search *s, const bx_cand *c, const uint64_t *pw, uint32_
         s->fncap = 2 * ((size_t)k + 1);
         s->fn = s_realloc(s, s->fn, s->fncap, sizeof(fp_new));
         s->ord = s_realloc(s, s->ord, s->fncap, sizeof(uint32_t));
+        s->ord2 = s_realloc(s, s->ord2, s->fncap, sizeof(uint32_t));
     }
     uint32_t nf = 0;
     if (npc && nsc)
@@ -1382,8 +1405,7 @@ static uint32_t fp_step(search *s, const bx_cand *c, const uint64_t *pw, uint32_
     /* Sorted by P; equal P merged (S united). */
     for (uint32_t i = 0; i < nf; i++)
         s->ord[i] = i;
-    fp_sort_ctx = s;
-    qsort(s->ord, nf, sizeof(uint32_t), cmp_fp);
+    fp_sort(s, nf);
     uint32_t words = 0;
     for (uint32_t i = 0; i < nf;) {
         fp_new *f = &s->fn[s->ord[i]];
