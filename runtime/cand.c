@@ -619,6 +619,7 @@ typedef struct gen {
     uint32_t *stamp;        /* per pool set: the epoch that last listed it */
     size_t stamp_cap;
     uint32_t epoch;
+    bool reference;         /* the straightforward region growth (tests) */
 } gen;
 
 static void record_fail(gen *G, const int *v, int n, const byoc_pattern_decl *p, int clause)
@@ -1383,15 +1384,551 @@ static void combine_rounds(gen *G)
 /* ---- maximal regions (`fusion any`) --------------------------------------- */
 
 /* The base sets joined greedily in the order of their last node: a set
- * joins the first region it reads from when the union stays convex and in
- * bounds; what cannot join starts a region.  The regions are the connected supported parts of the
- * graph, cut where convexity or the bounds demand. */
+ * joins the first region it reads from (a member's argument, or the first
+ * argument of a tuple or projection in between) when the union, with the
+ * glue add_glue takes between them, stays convex and in bounds; what
+ * cannot join starts a region.  The regions are the connected supported
+ * parts of the graph, cut where convexity or the bounds demand.
+ *
+ * Done naively, every join merges, re-glues and re-checks the whole
+ * region: quadratic in a chain that one region covers.  Each join here
+ * costs what it changes (the proof of each step is in doc/partitioner.md
+ * section 2):
+ *  - membership is a per-node region label (regions overlap only where
+ *    base sets or glue are shared: those pairs go to a small hash set),
+ *    and the node list is sorted once, at the end;
+ *  - convexity: the region R is convex and so is the base set b, so a
+ *    path that leaves R + b and comes back runs between R and the new
+ *    nodes N; a search forward from N's outside consumers (below the last
+ *    member) and backward from N's outside arguments (above the first)
+ *    finds it or proves there is none;
+ *  - glue: add_glue's scan over every member (ascending, each addition
+ *    seen by the members after it) can only add something at a member it
+ *    has not looked at since the marks near it changed: the new members,
+ *    the glue the last join added, and the members a new mark re-opens (a
+ *    member x, glue c it feeds, and a new mark on c's consumer or on the
+ *    consumer of a glue consumer of c).  Those are scanned, in ascending
+ *    order, with the same marks, so the result is the scan's;
+ *  - the greedy's owner labels are rewritten only where they change: a
+ *    region remembers the members another region took the label of;
+ *  - a region that refused b is not asked again for the same b (nothing
+ *    changed).
+ * The depth bound, when a target sets max_depth, is recomputed over the
+ * union (a new member can deepen old ones). */
+
 typedef struct region {
-    int *nodes;             /* ascending, malloc'd */
-    int n;
+    node_list nodes;        /* members, in the order they joined */
+    node_list pend;         /* members the glue scan looks at on the next join */
+    node_list stolen;       /* members whose owner label another region took */
+    int ncalls, first, last;
 } region;
 
-static bool region_join(gen *G, region *r, const int *v, int n)
+/* (region, node) memberships beyond each node's first region. */
+typedef struct pairset {
+    uint64_t *slots;        /* 0: empty, else key + 1 */
+    size_t cap, n;
+} pairset;
+
+static uint64_t pair_key(int r, int y) { return ((uint64_t)(uint32_t)r << 32 | (uint32_t)y) + 1; }
+
+static size_t pair_slot(uint64_t k, size_t mask)
+{
+    k ^= k >> 31;
+    k *= 0x7fb5d329728ea185ull;
+    k ^= k >> 27;
+    return (size_t)k & mask;
+}
+
+static bool pairset_has(const pairset *p, int r, int y)
+{
+    if (!p->cap)
+        return false;
+    uint64_t k = pair_key(r, y);
+    for (size_t i = pair_slot(k, p->cap - 1); p->slots[i]; i = (i + 1) & (p->cap - 1))
+        if (p->slots[i] == k)
+            return true;
+    return false;
+}
+
+static void pairset_add(pairset *p, int r, int y)
+{
+    if ((p->n + 1) * 2 > p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 64;
+        uint64_t *old = p->slots;
+        size_t oldcap = p->cap;
+        p->slots = xcalloc(cap, sizeof *p->slots);
+        p->cap = cap;
+        for (size_t i = 0; i < oldcap; i++)
+            if (old[i]) {
+                size_t j = pair_slot(old[i], cap - 1);
+                while (p->slots[j])
+                    j = (j + 1) & (cap - 1);
+                p->slots[j] = old[i];
+            }
+        free(old);
+    }
+    uint64_t k = pair_key(r, y);
+    size_t i = pair_slot(k, p->cap - 1);
+    for (; p->slots[i]; i = (i + 1) & (p->cap - 1))
+        if (p->slots[i] == k)
+            return;
+    p->slots[i] = k;
+    p->n++;
+}
+
+typedef struct rgen {
+    gen *G;
+    scratch *s;
+    region *rs;
+    int nr;
+    int *owner;             /* the greedy's label: region + 1, 0 none */
+    int *rid;               /* the first region holding the node, -1 none */
+    unsigned char *multi;   /* in more than one region: see more */
+    pairset more;
+    /* one join attempt: the region r, the nodes joining it (b's new ones,
+     * then glue), the glue scan's queue and the next pending list */
+    int r, cur, first, last;
+    unsigned *jmark, *qmark, *pmark, stamp;
+    node_list joined, heap, next;
+} rgen;
+
+static bool in_region(const rgen *X, int r, int y)
+{
+    return X->rid[y] == r || (X->multi[y] && pairset_has(&X->more, r, y));
+}
+
+/* In the union being tried: the region or a joining node. */
+static bool amark(const rgen *X, int y) { return X->jmark[y] == X->stamp || in_region(X, X->r, y); }
+
+static void heap_push(node_list *h, int x)
+{
+    list_push(h, x);
+    int i = h->n - 1;
+    while (i > 0 && h->v[(i - 1) / 2] > h->v[i]) {
+        int p = (i - 1) / 2, t = h->v[p];
+        h->v[p] = h->v[i];
+        h->v[i] = t;
+        i = p;
+    }
+}
+
+static int heap_pop(node_list *h)
+{
+    int top = h->v[0];
+    h->v[0] = h->v[--h->n];
+    for (int i = 0;;) {
+        int l = 2 * i + 1, r = l + 1, m = i;
+        if (l < h->n && h->v[l] < h->v[m])
+            m = l;
+        if (r < h->n && h->v[r] < h->v[m])
+            m = r;
+        if (m == i)
+            break;
+        int t = h->v[m];
+        h->v[m] = h->v[i];
+        h->v[i] = t;
+        i = m;
+    }
+    return top;
+}
+
+static void to_next(rgen *X, int x)
+{
+    if (X->pmark[x] != X->stamp) {
+        X->pmark[x] = X->stamp;
+        list_push(&X->next, x);
+    }
+}
+
+/* Member x may add glue now: scan it in this attempt if the scan has not
+ * passed it yet, else on the next join. */
+static void reopen(rgen *X, int x)
+{
+    if (!amark(X, x))
+        return;
+    if (X->qmark[x] == X->stamp) {  /* queued, scanned, or glue added now */
+        if (x <= X->cur)
+            to_next(X, x);
+        return;
+    }
+    if (x > X->cur) {
+        X->qmark[x] = X->stamp;
+        heap_push(&X->heap, x);
+    } else {
+        to_next(X, x);
+    }
+}
+
+/* y was just marked: the members whose glue scan it may change. */
+static void mark_event(rgen *X, int y)
+{
+    const scratch *s = X->s;
+    for (int i = 0; i < sc_nargs(s, y); i++) {
+        int a = sc_arg(s, y, i);
+        if (!sc_glue(s, a))
+            continue;
+        for (int j = 0; j < sc_nargs(s, a); j++) {
+            int c = sc_arg(s, a, j);
+            reopen(X, c);           /* a is glue c... feeds, y its consumer */
+            if (sc_glue(s, c))
+                for (int k = 0; k < sc_nargs(s, c); k++)
+                    reopen(X, sc_arg(s, c, k));     /* a the via glue */
+        }
+    }
+}
+
+static void join_node(rgen *X, int y)
+{
+    X->jmark[y] = X->stamp;
+    list_push(&X->joined, y);
+    if (y < X->first)
+        X->first = y;
+    if (y > X->last)
+        X->last = y;
+}
+
+static void add_glue_node(rgen *X, int y)
+{
+    join_node(X, y);
+    X->qmark[y] = X->stamp;     /* not scanned now: on the next join */
+    to_next(X, y);
+    mark_event(X, y);
+}
+
+/* add_glue's loop body at member x (see add_glue). */
+static void glue_scan(rgen *X, int x)
+{
+    const scratch *s = X->s;
+    for (int k = 0; k < sc_nuses(s, x); k++) {
+        int c = sc_use(s, x, k);
+        if (amark(X, c) || !sc_glue(s, c))
+            continue;
+        for (int j = 0; j < sc_nuses(s, c); j++) {
+            int d = sc_use(s, c, j);
+            bool via = false;
+            if (!amark(X, d) && sc_glue(s, d))
+                for (int l = 0; l < sc_nuses(s, d) && !via; l++)
+                    via = amark(X, sc_use(s, d, l));
+            if (via)
+                add_glue_node(X, d);
+            if (via || amark(X, d)) {
+                add_glue_node(X, c);
+                break;
+            }
+        }
+    }
+}
+
+/* Is R + joined convex, R being convex and the base set too? */
+static bool union_convex(rgen *X)
+{
+    scratch *s = X->s;
+    int sp = 0;
+    next_visit(s);
+    for (int i = 0; i < X->joined.n; i++) {
+        int y = X->joined.v[i];
+        for (int k = 0; k < sc_nuses(s, y); k++) {
+            int c = sc_use(s, y, k);
+            if (c > X->last)
+                break;
+            if (!amark(X, c) && s->seen[c] != s->vstamp) {
+                s->seen[c] = s->vstamp;
+                s->stack[sp++] = c;
+            }
+        }
+    }
+    while (sp > 0) {
+        int w = s->stack[--sp];
+        for (int k = 0; k < sc_nuses(s, w); k++) {
+            int c = sc_use(s, w, k);
+            if (c > X->last)
+                break;
+            if (amark(X, c))
+                return false;
+            if (s->seen[c] != s->vstamp) {
+                s->seen[c] = s->vstamp;
+                s->stack[sp++] = c;
+            }
+        }
+    }
+    next_visit(s);
+    for (int i = 0; i < X->joined.n; i++) {
+        int y = X->joined.v[i];
+        for (int k = 0; k < sc_nargs(s, y); k++) {
+            int a = sc_arg(s, y, k);
+            if (a > X->first && !amark(X, a) && s->seen[a] != s->vstamp) {
+                s->seen[a] = s->vstamp;
+                s->stack[sp++] = a;
+            }
+        }
+    }
+    while (sp > 0) {
+        int w = s->stack[--sp];
+        for (int k = 0; k < sc_nargs(s, w); k++) {
+            int a = sc_arg(s, w, k);
+            if (a < X->first)
+                continue;
+            if (amark(X, a))
+                return false;
+            if (s->seen[a] != s->vstamp) {
+                s->seen[a] = s->vstamp;
+                s->stack[sp++] = a;
+            }
+        }
+    }
+    return true;
+}
+
+/* Calls on the longest path inside R + joined. */
+static int union_depth(rgen *X)
+{
+    const region *R = &X->rs[X->r];
+    int n = R->nodes.n + X->joined.n;
+    int *v = xcalloc((size_t)n, sizeof *v);
+    memcpy(v, R->nodes.v, sizeof *v * (size_t)R->nodes.n);
+    memcpy(v + R->nodes.n, X->joined.v, sizeof *v * (size_t)X->joined.n);
+    sort_ints(v, (size_t)n);
+    int best = 0;
+    for (int i = 0; i < n; i++) {
+        int x = v[i], d = 0;
+        for (int k = 0; k < sc_nargs(X->s, x); k++) {
+            int a = sc_arg(X->s, x, k);
+            if (amark(X, a) && X->s->depth[a] > d)
+                d = X->s->depth[a];
+        }
+        X->s->depth[x] = d + (sc_call(X->s, x) ? 1 : 0);
+        if (X->s->depth[x] > best)
+            best = X->s->depth[x];
+    }
+    free(v);
+    return best;
+}
+
+static void new_stamp(rgen *X)
+{
+    if (++X->stamp == 0) {
+        size_t n = (size_t)X->s->nnodes;
+        memset(X->jmark, 0, n * sizeof *X->jmark);
+        memset(X->qmark, 0, n * sizeof *X->qmark);
+        memset(X->pmark, 0, n * sizeof *X->pmark);
+        X->stamp = 1;
+    }
+}
+
+static void add_member(rgen *X, int r, int y)
+{
+    if (X->rid[y] < 0) {
+        X->rid[y] = r;
+    } else {
+        X->multi[y] = 1;
+        pairset_add(&X->more, r, y);
+    }
+    list_push(&X->rs[r].nodes, y);
+}
+
+static void set_owner(rgen *X, int r, int y)
+{
+    int o = X->owner[y] - 1;
+    if (o == r)
+        return;
+    if (o >= 0)
+        list_push(&X->rs[o].stolen, y);
+    X->owner[y] = r + 1;
+}
+
+/* The greedy labels every member of region r with it after r changes;
+ * only the new members and those another region relabelled need it. */
+static void relabel(rgen *X, int r, const int *fresh, int n)
+{
+    for (int i = 0; i < n; i++)
+        set_owner(X, r, fresh[i]);
+    region *R = &X->rs[r];
+    for (int i = 0; i < R->stolen.n; i++)
+        set_owner(X, r, R->stolen.v[i]);
+    R->stolen.n = 0;
+}
+
+/* region_join, incrementally: does b join region r? */
+static bool region_try(rgen *X, int r, const wcand *b)
+{
+    gen *G = X->G;
+    region *R = &X->rs[r];
+    new_stamp(X);
+    X->r = r;
+    X->cur = -1;
+    X->first = R->first;
+    X->last = R->last;
+    X->joined.n = X->heap.n = X->next.n = 0;
+    int calls = R->ncalls;
+    for (int i = 0; i < b->n; i++)
+        if (!amark(X, b->nodes[i])) {
+            join_node(X, b->nodes[i]);
+            calls += sc_call(X->s, b->nodes[i]);
+        }
+    int nb = X->joined.n;
+    for (int i = 0; i < R->pend.n; i++)
+        reopen(X, R->pend.v[i]);
+    for (int i = 0; i < nb; i++)
+        reopen(X, X->joined.v[i]);
+    for (int i = 0; i < nb; i++)
+        mark_event(X, X->joined.v[i]);
+    while (X->heap.n > 0) {
+        X->cur = heap_pop(&X->heap);
+        glue_scan(X, X->cur);
+    }
+    if (G->max_nodes > 0 && calls > G->max_nodes)
+        return false;
+    if (G->max_depth > 0 && union_depth(X) > G->max_depth)
+        return false;
+    if (!union_convex(X))
+        return false;
+    for (int i = 0; i < X->joined.n; i++)
+        add_member(X, r, X->joined.v[i]);
+    R->ncalls = calls;
+    R->first = X->first;
+    R->last = X->last;
+    R->pend.n = 0;
+    for (int i = 0; i < X->next.n; i++)
+        list_push(&R->pend, X->next.v[i]);
+    relabel(X, r, X->joined.v, X->joined.n);
+    return true;
+}
+
+static int region_new(rgen *X, const wcand *b)
+{
+    int r = X->nr++;
+    region *R = &X->rs[r];
+    memset(R, 0, sizeof *R);
+    R->first = b->nodes[0];
+    R->last = b->nodes[b->n - 1];
+    for (int i = 0; i < b->n; i++) {
+        add_member(X, r, b->nodes[i]);
+        list_push(&R->pend, b->nodes[i]);   /* never glue-scanned yet */
+        R->ncalls += sc_call(X->s, b->nodes[i]);
+    }
+    relabel(X, r, b->nodes, b->n);
+    return r;
+}
+
+/* The base sets by (last node, first node, index). */
+static int cmp_by_last(const void *pa, const void *pb, const gen *G)
+{
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    const wcand *x = &G->c[a], *y = &G->c[b];
+    int lx = x->nodes[x->n - 1], ly = y->nodes[y->n - 1];
+    if (lx != ly)
+        return lx < ly ? -1 : 1;
+    if (x->nodes[0] != y->nodes[0])
+        return x->nodes[0] < y->nodes[0] ? -1 : 1;
+    return (a > b) - (a < b);
+}
+
+/* A merge sort (qsort has no context argument in C11). */
+static void sort_by_last(size_t *v, size_t *tmp, size_t n, const gen *G)
+{
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                tmp[k++] = cmp_by_last(&v[j], &v[i], G) < 0 ? v[j++] : v[i++];
+            while (i < mid)
+                tmp[k++] = v[i++];
+            while (j < hi)
+                tmp[k++] = v[j++];
+        }
+        memcpy(v, tmp, n * sizeof *v);
+    }
+}
+
+static void maximal_regions(gen *G, size_t nbase)
+{
+    if (nbase == 0)
+        return;
+    int nn = G->s->nnodes;
+    rgen X;
+    memset(&X, 0, sizeof X);
+    X.G = G;
+    X.s = G->s;
+    X.rs = xcalloc(nbase, sizeof *X.rs);
+    X.owner = xcalloc((size_t)nn, sizeof *X.owner);
+    X.rid = xcalloc((size_t)nn, sizeof *X.rid);
+    for (int i = 0; i < nn; i++)
+        X.rid[i] = -1;
+    X.multi = xcalloc((size_t)nn, 1);
+    X.jmark = xcalloc((size_t)nn, sizeof *X.jmark);
+    X.qmark = xcalloc((size_t)nn, sizeof *X.qmark);
+    X.pmark = xcalloc((size_t)nn, sizeof *X.pmark);
+    size_t *order = xcalloc(nbase, sizeof *order), *tmp = xcalloc(nbase, sizeof *tmp);
+    for (size_t i = 0; i < nbase; i++)
+        order[i] = i;
+    sort_by_last(order, tmp, nbase, G);
+    node_list refused = {0, 0, NULL};
+    for (size_t o = 0; o < nbase; o++) {
+        const wcand *b = &G->c[order[o]];
+        if (b->ncomps)
+            continue; /* regions of what the rules support, without composites */
+        int target = -1;
+        refused.n = 0;
+        for (int m = 0; m < b->n && target < 0; m++) {
+            int x = b->nodes[m];
+            for (int a = 0; a < sc_nargs(G->s, x) && target < 0; a++) {
+                int y = sc_arg(G->s, x, a);
+                if (!X.owner[y] && sc_glue(G->s, y) && sc_nargs(G->s, y) > 0)
+                    y = sc_arg(G->s, y, 0);
+                if (!X.owner[y])
+                    continue;
+                int r = X.owner[y] - 1;
+                bool tried = false;
+                for (int k = 0; k < refused.n && !tried; k++)
+                    tried = refused.v[k] == r;
+                if (tried)
+                    continue;
+                if (region_try(&X, r, b))
+                    target = r;
+                else
+                    list_push(&refused, r);
+            }
+        }
+        if (target < 0)
+            region_new(&X, b);
+    }
+    for (int r = 0; r < X.nr; r++) {
+        region *R = &X.rs[r];
+        sort_ints(R->nodes.v, (size_t)R->nodes.n);
+        int depth, ncalls;
+        if (growable(G, R->nodes.v, R->nodes.n, &depth, &ncalls, false) && ncalls > 0)
+            emit(G, R->nodes.v, R->nodes.n, NULL, -1, NULL, 0, 0);
+        free(R->nodes.v);
+        free(R->pend.v);
+        free(R->stolen.v);
+    }
+    free(refused.v);
+    free(order);
+    free(tmp);
+    free(X.rs);
+    free(X.owner);
+    free(X.rid);
+    free(X.multi);
+    free(X.jmark);
+    free(X.qmark);
+    free(X.pmark);
+    free(X.joined.v);
+    free(X.heap.v);
+    free(X.next.v);
+    free(X.more.slots);
+}
+
+
+/* The same regions the straightforward way, for the tests' comparisons
+ * (bx_cands_build_reference): every join merges the node lists, runs
+ * add_glue over the whole union and checks it whole. */
+typedef struct ref_region {
+    int *nodes;             /* ascending, malloc'd */
+    int n;
+} ref_region;
+
+static bool region_join(gen *G, ref_region *r, const int *v, int n)
 {
     int k = merge_nodes(G, r->nodes, r->n, v, n);
     k = add_glue(G, k);
@@ -1404,12 +1941,12 @@ static bool region_join(gen *G, region *r, const int *v, int n)
     return true;
 }
 
-static void maximal_regions(gen *G, size_t nbase)
+static void maximal_regions_reference(gen *G, size_t nbase)
 {
     if (nbase == 0)
         return;
     int nn = G->s->nnodes;
-    region *rs = xcalloc(nbase, sizeof *rs);
+    ref_region *rs = xcalloc(nbase, sizeof *rs);
     int nr = 0;
     int *owner = xcalloc((size_t)nn, sizeof *owner);   /* region + 1, 0: none */
     size_t *order = xcalloc(nbase, sizeof *order);
@@ -1562,8 +2099,12 @@ static void gen_target(gen *G, const op_index *ix)
     if (G->fusion != BYOC_FUSION_NONE)
         combine_rounds(G);
     emit_pool(G);
-    if (G->fusion == BYOC_FUSION_ANY)
-        maximal_regions(G, nbase);
+    if (G->fusion == BYOC_FUSION_ANY) {
+        if (G->reference)
+            maximal_regions_reference(G, nbase);
+        else
+            maximal_regions(G, nbase);
+    }
 }
 
 /* ---- coverage --------------------------------------------------------------- */
@@ -1667,8 +2208,9 @@ static int cmp_cand(const void *pa, const void *pb)
     return 0;
 }
 
-int bx_cands_build(bx_cand_set *out, const byoc_graph *g, const byoc_registry *reg,
-                   const byoc_target_decl *const *targets, int ntargets, byoc_error *err)
+static int cands_build(bx_cand_set *out, const byoc_graph *g, const byoc_registry *reg,
+                       const byoc_target_decl *const *targets, int ntargets, bool reference,
+                       byoc_error *err)
 {
     memset(out, 0, sizeof *out);
     bx_arena_init(&out->arena);
@@ -1684,6 +2226,7 @@ int bx_cands_build(bx_cand_set *out, const byoc_graph *g, const byoc_registry *r
     for (int ti = 0; ti < ntargets; ti++) {
         gen G;
         gen_init(&G, g, reg, targets[ti], ti, out, &s, w, covered);
+        G.reference = reference;
         gen_target(&G, &ix);
         gen_free(&G);
     }
@@ -1701,6 +2244,19 @@ int bx_cands_build(bx_cand_set *out, const byoc_graph *g, const byoc_registry *r
     index_free(&ix);
     scratch_free(&s);
     return rc;
+}
+
+int bx_cands_build(bx_cand_set *out, const byoc_graph *g, const byoc_registry *reg,
+                   const byoc_target_decl *const *targets, int ntargets, byoc_error *err)
+{
+    return cands_build(out, g, reg, targets, ntargets, false, err);
+}
+
+int bx_cands_build_reference(bx_cand_set *out, const byoc_graph *g, const byoc_registry *reg,
+                             const byoc_target_decl *const *targets, int ntargets,
+                             byoc_error *err)
+{
+    return cands_build(out, g, reg, targets, ntargets, true, err);
 }
 
 void bx_cands_free(bx_cand_set *s)
