@@ -427,6 +427,53 @@ int bx_convex(const byoc_graph *g, const int *nodes, int n)
     return ok;
 }
 
+/* The `partition where` rules of t over the set nodes[0..n), whose inputs
+ * and outputs (as inputs() and outputs() define them) are given. */
+static int rules_eval(const byoc_graph *g, const byoc_registry *reg, const byoc_target_decl *t,
+                      const int *nodes, int n, const int *in, int nin, const int *out, int nout,
+                      int *rule, int *clause)
+{
+    int nr = byoc_target_partition_rule_count(reg, t);
+    for (int i = 0; i < nr; i++) {
+        const byoc_predicate_decl *p = byoc_target_partition_rule_at(reg, t, i);
+        if (!p->fn)
+            continue;
+        byoc_eval ev;
+        memset(&ev, 0, sizeof ev);
+        ev.graph = g;
+        ev.options = byoc_target_options(reg, t);
+        ev.noptions = t->noptions;
+        ev.part = nodes;
+        ev.npart = n;
+        ev.failed_clause = -1;
+        ev.pinputs = in;
+        ev.npinputs = nin;
+        ev.poutputs = out;
+        ev.npoutputs = nout;
+        if (!p->fn(&ev)) {
+            if (rule)
+                *rule = i;
+            if (clause)
+                *clause = ev.failed_clause;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* (node, position of its first use) pairs, to deduplicate inputs. */
+typedef struct use_at {
+    int node, at;
+} use_at;
+
+static int cmp_use_at(const void *a, const void *b)
+{
+    const use_at *x = a, *y = b;
+    if (x->node != y->node)
+        return x->node < y->node ? -1 : 1;
+    return (x->at > y->at) - (x->at < y->at);
+}
+
 static bool in_sorted(const int *v, int n, int x)
 {
     return bsearch(&x, v, (size_t)n, sizeof *v, cmp_int) != NULL;
@@ -435,33 +482,54 @@ static bool in_sorted(const int *v, int n, int x)
 /* A set's inputs (distinct non-members its members read, in order of first
  * use) and outputs (members read by a non-member or by nothing), as
  * inputs() and outputs() of partition rules define them, computed once so
- * that a rule quantifying over them stays linear.  nodes in the caller's
- * order, sorted the same ascending, n of them; in and out have room for
- * the members' arguments and for n entries. */
+ * that a rule quantifying over them stays linear: O(k log k) in the
+ * members' edges, with no table over the graph (the checker asks for
+ * every partition).  in and out have room for the members' arguments and
+ * for n entries. */
 static void part_io(const byoc_graph *g, const int *nodes, const int *sorted, int n, int *in,
                     int *nin, int *out, int *nout)
 {
-    *nin = 0;
+    size_t m = 0;
+    for (int i = 0; i < n; i++)
+        m += (size_t)byoc_node_arg_count(g, nodes[i]);
+    use_at *u = xcalloc(m, sizeof *u);
+    size_t k = 0;
     *nout = 0;
     for (int i = 0; i < n; i++) {
         int v = nodes[i];
-        for (int k = 0; k < byoc_node_arg_count(g, v); k++) {
-            int a = byoc_node_arg(g, v, k);
-            if (a < 0 || in_sorted(sorted, n, a))
-                continue;
-            bool dup = false;
-            for (int j = 0; j < *nin && !dup; j++)
-                dup = in[j] == a;
-            if (!dup)
-                in[(*nin)++] = a;
+        for (int j = 0; j < byoc_node_arg_count(g, v); j++) {
+            int a = byoc_node_arg(g, v, j);
+            if (a >= 0 && !in_sorted(sorted, n, a)) {
+                u[k].node = a;
+                u[k].at = (int)k;
+                k++;
+            }
         }
         int nc = byoc_node_consumer_count(g, v);
         bool outside = nc == 0;
-        for (int k = 0; k < nc && !outside; k++)
-            outside = !in_sorted(sorted, n, byoc_node_consumer(g, v, k));
+        for (int j = 0; j < nc && !outside; j++)
+            outside = !in_sorted(sorted, n, byoc_node_consumer(g, v, j));
         if (outside)
             out[(*nout)++] = v;
     }
+    /* keep each node's first use, then back in order of use */
+    qsort(u, k, sizeof *u, cmp_use_at);
+    size_t d = 0;
+    int prev = -1;  /* u[i - 1] may be overwritten by then: d <= i */
+    for (size_t i = 0; i < k; i++) {
+        int node = u[i].node, at = u[i].at;
+        if (i == 0 || node != prev) {
+            u[d].node = at;
+            u[d].at = node;
+            d++;
+        }
+        prev = node;
+    }
+    qsort(u, d, sizeof *u, cmp_use_at);     /* by position now */
+    for (size_t i = 0; i < d; i++)
+        in[i] = u[i].at;
+    *nin = (int)d;
+    free(u);
 }
 
 int bx_partition_rules_hold(const byoc_graph *g, const byoc_registry *reg,
@@ -485,31 +553,7 @@ int bx_partition_rules_hold(const byoc_graph *g, const byoc_registry *reg,
     int *in = xcalloc(maxin, sizeof *in), *out = xcalloc((size_t)n, sizeof *out);
     int nin, nout;
     part_io(g, nodes, sorted, n, in, &nin, out, &nout);
-    int held = 1;
-    for (int i = 0; i < nr && held; i++) {
-        const byoc_predicate_decl *p = byoc_target_partition_rule_at(reg, t, i);
-        if (!p->fn)
-            continue;
-        byoc_eval ev;
-        memset(&ev, 0, sizeof ev);
-        ev.graph = g;
-        ev.options = byoc_target_options(reg, t);
-        ev.noptions = t->noptions;
-        ev.part = nodes;
-        ev.npart = n;
-        ev.failed_clause = -1;
-        ev.pinputs = in;
-        ev.npinputs = nin;
-        ev.poutputs = out;
-        ev.npoutputs = nout;
-        if (!p->fn(&ev)) {
-            if (rule)
-                *rule = i;
-            if (clause)
-                *clause = ev.failed_clause;
-            held = 0;
-        }
-    }
+    int held = rules_eval(g, reg, t, nodes, n, in, nin, out, nout, rule, clause);
     free(sorted);
     free(in);
     free(out);

@@ -35,3 +35,10 @@ tests_cand_random_cand_SOURCES = tests/cand/random_cand.c
 tests_cand_random_cand_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/tests/cand
 tests_cand_random_cand_LDADD = $(PART_TESTS_LIBS)
 $(tests_cand_random_cand_OBJECTS): tests/cand/cand_spec.h
+
+# byoc_ev_all_pairs (pair rules over a candidate's tensors) against the
+# nested loops it replaces, on random sequences.
+check_PROGRAMS += tests/cand/random_rules
+TESTS += tests/cand/random_rules
+tests_cand_random_rules_SOURCES = tests/cand/random_rules.c
+tests_cand_random_rules_LDADD = $(PART_TESTS_LIBS)

@@ -230,6 +230,96 @@ static void random_regions(const byoc_registry *reg)
     printf("random graphs: 1500, %zu candidates compared\n", total);
 }
 
+static bool member(const bx_cand *c, int x)
+{
+    for (int i = 0; i < c->nnodes; i++)
+        if (c->nodes[i] == x)
+            return true;
+    return false;
+}
+
+/* anyrules' rules by brute force: at most 3 inputs, at most 2 outputs, the
+ * first input (in order of first use) not a constant, and every two
+ * inputs of one batch size. */
+static bool rule_by_hand(const byoc_graph *g, const bx_cand *c)
+{
+    int in[256], nin = 0, nout = 0;
+    for (int i = 0; i < c->nnodes; i++) {
+        int v = c->nodes[i];
+        for (int k = 0; k < byoc_node_arg_count(g, v); k++) {
+            int a = byoc_node_arg(g, v, k);
+            bool seen = member(c, a);
+            for (int j = 0; j < nin && !seen; j++)
+                seen = in[j] == a;
+            if (!seen && nin < 256)
+                in[nin++] = a;
+        }
+        bool out = byoc_node_consumer_count(g, v) == 0;
+        for (int k = 0; k < byoc_node_consumer_count(g, v); k++)
+            out |= !member(c, byoc_node_consumer(g, v, k));
+        nout += out;
+    }
+    if (!(nin >= 1 && nin <= 3 && nout <= 2 && byoc_node_kind_of(g, in[0]) != BYOC_N_CONST))
+        return false;
+    /* the pair rule, reading as the predicate does (an unknown rank or
+     * dimension read makes it false) */
+    for (int i = 0; i < nin; i++)
+        for (int j = 0; j < nin; j++) {
+            int t = in[i], u = in[j];
+            if (t == u || byoc_node_kind_of(g, t) == BYOC_N_CONST
+                || byoc_node_kind_of(g, u) == BYOC_N_CONST)
+                continue;
+            const byoc_tensor_type *x = byoc_node_type(g, t, -1), *y = byoc_node_type(g, u, -1);
+            if (!x || x->rank < 0)
+                return false;
+            if (x->rank == 0)
+                continue;
+            if (!y || y->rank < 0)
+                return false;
+            if (y->rank == 0)
+                continue;
+            if (x->dims[0] < 0 || y->dims[0] < 0 || x->dims[0] != y->dims[0])
+                return false;
+        }
+    return true;
+}
+
+/* A partition rule decides only what is emitted: anyrules' candidates are
+ * anyall's that pass the rule, counted by hand. */
+static void random_rules(const byoc_registry *reg)
+{
+    const byoc_target_decl *all = byoc_registry_target(reg, "anyall");
+    const byoc_target_decl *ruled = byoc_registry_target(reg, "anyrules");
+    size_t kept = 0, total = 0;
+    for (int k = 0; k < 500; k++) {
+        byoc_graph *g = random_graph(reg, 6 + (int)rnd(40));
+        bx_cand_set a, b;
+        byoc_error err;
+        int ra = bx_cands_build(&a, g, reg, &all, 1, &err);
+        int rb = bx_cands_build(&b, g, reg, &ruled, 1, &err);
+        size_t j = 0;
+        for (size_t i = 0; ra == 0 && i < a.n; i++) {
+            const bx_cand *c = &a.cands[i];
+            if (!rule_by_hand(g, c))
+                continue;
+            const bx_cand *d = j < b.n ? &b.cands[j] : NULL;
+            CHECK(d && d->nnodes == c->nnodes
+                      && !memcmp(d->nodes, c->nodes, sizeof(int) * (size_t)c->nnodes),
+                  "random graph %d: anyall's candidate %zu passes the rule by hand, anyrules "
+                  "has no such candidate", k, i);
+            j++;
+        }
+        CHECK(rb != 0 || j == b.n, "random graph %d: anyrules has %zu candidates, by hand %zu", k,
+              b.n, j);
+        kept += j;
+        total += a.n;
+        bx_cands_free(&a);
+        bx_cands_free(&b);
+        byoc_graph_destroy(g);
+    }
+    printf("partition rules: %zu of %zu candidates pass, as counted by hand\n", kept, total);
+}
+
 /* bx_convex against brute force: a set is convex when no node outside it
  * is reachable from it and reaches it. */
 static void random_convexity(const byoc_registry *reg)
@@ -352,6 +442,7 @@ int main(void)
         return 1;
     }
     random_regions(reg);
+    random_rules(reg);
     random_convexity(reg);
     long_chains(reg);
     byoc_registry_destroy(reg);
