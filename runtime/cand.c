@@ -50,8 +50,6 @@
 #define BX_CAND_DEFAULT_BOUND 8
 #define BX_CAND_ROUNDS 16
 #define BX_CAND_TUPLE_UNIONS 8
-/* 2 * n^2 bits of reachability: 16 MiB at this size */
-#define BX_CAND_REACH_MAX 8192
 
 /* ---- small helpers ------------------------------------------------------- */
 
@@ -128,7 +126,13 @@ static uint64_t hash_nodes(const int *v, int n)
         h *= 0x100000001b3ull;
         h ^= h >> 29;
     }
-    return h ^ (uint64_t)n;
+    /* the tables index by the low bits: mix them all in (fmix64) */
+    h ^= (uint64_t)n;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    return h ^ (h >> 33);
 }
 
 static bool is_call(const byoc_graph *g, int n) { return byoc_node_kind_of(g, n) == BYOC_N_CALL; }
@@ -160,13 +164,9 @@ typedef struct scratch {
      * inner loop */
     int *arg_off, *args, *use_off, *uses;
     unsigned char *nkind, *okind;
-    /* reachability, for graphs up to BX_CAND_REACH_MAX nodes: row x of
-     * desc holds the nodes x reaches, row x of anc those that reach x */
-    size_t words;
-    uint64_t *desc, *anc, *tmp_d, *tmp_a;
     unsigned *in, stamp;
-    unsigned *seen, vstamp;
-    int *stack, *depth;
+    unsigned *seen, *seen_up, vstamp;   /* searches downstream and upstream */
+    int *stack, *stack_up, *depth;
 } scratch;
 
 static int sc_nargs(const scratch *s, int x) { return s->arg_off[x + 1] - s->arg_off[x]; }
@@ -216,49 +216,17 @@ static void scratch_edges(scratch *s, const byoc_graph *g)
             s->uses[s->use_off[s->args[i] + 1]++] = x;
 }
 
-/* desc and anc, row by row in reverse and forward topological order. */
-static void scratch_reach(scratch *s)
-{
-    size_t n = (size_t)s->nnodes, w = (n + 63) / 64;
-    s->words = w;
-    s->desc = xcalloc(n * w, sizeof *s->desc);
-    s->anc = xcalloc(n * w, sizeof *s->anc);
-    s->tmp_d = xcalloc(w, sizeof *s->tmp_d);
-    s->tmp_a = xcalloc(w, sizeof *s->tmp_a);
-    for (size_t x = n; x-- > 0;) {
-        uint64_t *row = s->desc + x * w;
-        for (int k = 0; k < sc_nuses(s, (int)x); k++) {
-            size_t c = (size_t)sc_use(s, (int)x, k);
-            const uint64_t *cr = s->desc + c * w;
-            for (size_t i = c / 64; i < w; i++)
-                row[i] |= cr[i];
-            row[c / 64] |= 1ull << (c % 64);
-        }
-    }
-    for (size_t x = 0; x < n; x++) {
-        uint64_t *row = s->anc + x * w;
-        for (int k = 0; k < sc_nargs(s, (int)x); k++) {
-            size_t a = (size_t)sc_arg(s, (int)x, k);
-            const uint64_t *ar = s->anc + a * w;
-            for (size_t i = 0; i <= a / 64; i++)
-                row[i] |= ar[i];
-            row[a / 64] |= 1ull << (a % 64);
-        }
-    }
-}
-
 static void scratch_init(scratch *s, const byoc_graph *g)
 {
     s->g = g;
     s->nnodes = byoc_graph_node_count(g);
     s->output = byoc_graph_output(g);
     scratch_edges(s, g);
-    s->desc = s->anc = s->tmp_d = s->tmp_a = NULL;
-    if (s->nnodes <= BX_CAND_REACH_MAX)
-        scratch_reach(s);
     s->in = xcalloc((size_t)s->nnodes, sizeof *s->in);
     s->seen = xcalloc((size_t)s->nnodes, sizeof *s->seen);
+    s->seen_up = xcalloc((size_t)s->nnodes, sizeof *s->seen_up);
     s->stack = xcalloc((size_t)s->nnodes, sizeof *s->stack);
+    s->stack_up = xcalloc((size_t)s->nnodes, sizeof *s->stack_up);
     s->depth = xcalloc((size_t)s->nnodes, sizeof *s->depth);
     s->stamp = s->vstamp = 0;
 }
@@ -271,13 +239,11 @@ static void scratch_free(scratch *s)
     free(s->uses);
     free(s->nkind);
     free(s->okind);
-    free(s->desc);
-    free(s->anc);
-    free(s->tmp_d);
-    free(s->tmp_a);
     free(s->in);
     free(s->seen);
+    free(s->seen_up);
     free(s->stack);
+    free(s->stack_up);
     free(s->depth);
 }
 
@@ -297,6 +263,7 @@ static void next_visit(scratch *s)
 {
     if (++s->vstamp == 0) {
         memset(s->seen, 0, sizeof *s->seen * (size_t)s->nnodes);
+        memset(s->seen_up, 0, sizeof *s->seen_up * (size_t)s->nnodes);
         s->vstamp = 1;
     }
 }
@@ -323,43 +290,50 @@ static bool push_outside(scratch *s, int x, int last, int *sp, bool from_member)
     return false;
 }
 
-/* With reachability: a set is convex when no outside node is both
- * downstream of a member and upstream of one.  Such a node lies between
- * the first and the last member, so only those words are read. */
-static bool reach_convex(scratch *s, const int *v, int n)
+/* Push the unseen outside arguments of x above `first`; true if one of
+ * them is a member.  The mirror image of push_outside. */
+static bool push_outside_up(scratch *s, int x, int first, int *sp, bool from_member)
 {
-    size_t lo = (size_t)v[0] / 64, hi = (size_t)v[n - 1] / 64, w = s->words;
-    memset(s->tmp_d + lo, 0, sizeof *s->tmp_d * (hi - lo + 1));
-    memset(s->tmp_a + lo, 0, sizeof *s->tmp_a * (hi - lo + 1));
-    for (int i = 0; i < n; i++) {
-        const uint64_t *d = s->desc + (size_t)v[i] * w, *a = s->anc + (size_t)v[i] * w;
-        for (size_t k = lo; k <= hi; k++) {
-            s->tmp_d[k] |= d[k];
-            s->tmp_a[k] |= a[k];
+    for (int i = 0; i < sc_nargs(s, x); i++) {
+        int a = sc_arg(s, x, i);
+        if (a < first)
+            continue;
+        if (marked(s, a)) {
+            if (!from_member)
+                return true;
+            continue;
+        }
+        if (s->seen_up[a] != s->vstamp) {
+            s->seen_up[a] = s->vstamp;
+            s->stack_up[(*sp)++] = a;
         }
     }
-    for (int i = 0; i < n; i++)
-        s->tmp_d[(size_t)v[i] / 64] &= ~(1ull << ((size_t)v[i] % 64));
-    for (size_t k = lo; k <= hi; k++)
-        if (s->tmp_d[k] & s->tmp_a[k])
-            return false;
-    return true;
+    return false;
 }
 
-/* Is the marked set v[0..n) (ascending) convex? */
+/* Is the marked set v[0..n) (ascending) convex?  A path that leaves and
+ * comes back runs between the first and the last member, so a search
+ * downstream from the members' outside consumers (below the last) finds
+ * it, and so does a search upstream from their outside arguments (above
+ * the first); either one finishing without meeting a member proves the
+ * set convex.  They take turns, so the cost is that of the smaller of the
+ * two cones, not of everything the set reaches before its last member
+ * (which can be much of the graph for a set of two far-apart nodes). */
 static bool marked_convex(scratch *s, const int *v, int n)
 {
     if (n <= 1)
         return true;
-    if (s->desc)
-        return reach_convex(s, v, n);
-    int last = v[n - 1], sp = 0;
+    int first = v[0], last = v[n - 1], down = 0, up = 0;
     next_visit(s);
-    for (int i = 0; i < n; i++)
-        push_outside(s, v[i], last, &sp, true);
-    while (sp > 0)
-        if (push_outside(s, s->stack[--sp], last, &sp, false))
+    for (int i = 0; i < n; i++) {
+        push_outside(s, v[i], last, &down, true);
+        push_outside_up(s, v[i], first, &up, true);
+    }
+    while (down > 0 && up > 0) {
+        if (push_outside(s, s->stack[--down], last, &down, false)
+            || push_outside_up(s, s->stack_up[--up], first, &up, false))
             return false;
+    }
     return true;
 }
 
@@ -578,13 +552,19 @@ typedef struct wcand {
     uint64_t compkey;
 } wcand;
 
-/* Open addressing over indices into a wcand array, keyed by node set. */
+/* Open addressing over indices into a wcand array, keyed by node set.  A
+ * slot holds the index and the high half of the set's hash, so a probe
+ * rarely touches a set that is not the one sought (the sets are many and
+ * a miss in the slot array is the cost of a lookup). */
 typedef struct settab {
-    uint32_t *slots;        /* 0: empty, else 1 + index */
+    uint64_t *slots;        /* 0: empty, else tag << 32 | (1 + index) */
     size_t cap;
 } settab;
 
 static void settab_free(settab *t) { free(t->slots); }
+
+static uint64_t slot_tag(uint64_t h) { return h & 0xffffffff00000000ull; }
+static size_t slot_index(uint64_t slot) { return (size_t)(slot & 0xffffffffu) - 1; }
 
 static bool same_nodes(const wcand *c, const int *v, int n)
 {
@@ -597,12 +577,19 @@ static long settab_find(const settab *t, const wcand *all, const int *v, int n, 
 {
     size_t mask = t->cap - 1, i = (size_t)h & mask;
     for (; t->slots[i]; i = (i + 1) & mask) {
-        const wcand *c = &all[t->slots[i] - 1];
+        if (slot_tag(t->slots[i]) != slot_tag(h))
+            continue;
+        const wcand *c = &all[slot_index(t->slots[i])];
         if (c->hash == h && c->compkey == compkey && same_nodes(c, v, n))
-            return (long)t->slots[i] - 1;
+            return (long)slot_index(t->slots[i]);
     }
     *slot = i;
     return -1;
+}
+
+static void settab_put(settab *t, size_t slot, uint64_t h, size_t index)
+{
+    t->slots[slot] = slot_tag(h) | (uint64_t)(index + 1);
 }
 
 static void settab_grow(settab *t, const wcand *all, size_t count)
@@ -619,7 +606,7 @@ static void settab_grow(settab *t, const wcand *all, size_t count)
         size_t i = (size_t)all[k].hash & (cap - 1);
         while (t->slots[i])
             i = (i + 1) & (cap - 1);
-        t->slots[i] = (uint32_t)k + 1;
+        settab_put(t, i, all[k].hash, k);
     }
 }
 
@@ -663,7 +650,13 @@ typedef struct gen {
     uint32_t *stamp;        /* per pool set: the epoch that last listed it */
     size_t stamp_cap;
     uint32_t epoch;
+    int *ncalls_of, *depth_of;      /* per pool set, dense: what the rounds */
+    unsigned char *kind_of;         /* filter on (wcand is large) */
     bool reference;         /* the straightforward region growth (tests) */
+    int nrules;             /* the target's partition rules */
+    int *io_in, *io_out;    /* a kernel's inputs and outputs, for them */
+    unsigned *iomark, iostamp;
+    int *ebuf;              /* emit's kernel after strip_glue */
 } gen;
 
 static void record_fail(gen *G, const int *v, int n, const byoc_pattern_decl *p, int clause)
@@ -687,6 +680,36 @@ static void record_rule_fail(gen *G, const int *v, int n, int rule, int clause)
 
 /* Whether the set (marked in scratch) may be a kernel on its own: exits,
  * taps and partition rules, with the reason counted. */
+/* bx_partition_rules_hold for the marked set v[0..n), with the inputs and
+ * outputs found through the marks into the generation's buffers: no
+ * allocation, no sorting, per candidate. */
+static bool rules_hold_marked(gen *G, const int *v, int n, int *rule, int *clause)
+{
+    const scratch *s = G->s;
+    if (++G->iostamp == 0) {
+        memset(G->iomark, 0, sizeof *G->iomark * (size_t)s->nnodes);
+        G->iostamp = 1;
+    }
+    int nin = 0, nout = 0;
+    for (int i = 0; i < n; i++) {
+        int x = v[i];
+        for (int k = 0; k < sc_nargs(s, x); k++) {
+            int a = sc_arg(s, x, k);
+            if (!marked(s, a) && G->iomark[a] != G->iostamp) {
+                G->iomark[a] = G->iostamp;
+                G->io_in[nin++] = a;
+            }
+        }
+        bool outside = sc_nuses(s, x) == 0;
+        for (int k = 0; k < sc_nuses(s, x) && !outside; k++)
+            outside = !marked(s, sc_use(s, x, k));
+        if (outside)
+            G->io_out[nout++] = x;
+    }
+    *rule = *clause = -1;
+    return rules_eval(G->g, G->reg, G->t, v, n, G->io_in, nin, G->io_out, nout, rule, clause);
+}
+
 static bool emittable(gen *G, const int *v, int n, bool count)
 {
     bx_cand_stats *st = &G->out->stats;
@@ -696,7 +719,7 @@ static bool emittable(gen *G, const int *v, int n, bool count)
         return false;
     }
     int rule, clause;
-    if (!bx_partition_rules_hold(G->g, G->reg, G->t, v, n, &rule, &clause)) {
+    if (G->nrules && !rules_hold_marked(G, v, n, &rule, &clause)) {
         st->rejected_partition_rule += count;
         record_rule_fail(G, v, n, rule, clause);
         return false;
@@ -740,7 +763,9 @@ static void emit_set(gen *G, const int *v, int n, const byoc_pattern_decl *named
     settab_grow(&G->emitted, G->em, G->nem);
     size_t mask = G->emitted.cap - 1, slot = (size_t)h & mask;
     for (; G->emitted.slots[slot]; slot = (slot + 1) & mask) {
-        const wcand *c = &G->em[G->emitted.slots[slot] - 1];
+        if (slot_tag(G->emitted.slots[slot]) != slot_tag(h))
+            continue;
+        const wcand *c = &G->em[slot_index(G->emitted.slots[slot])];
         if (c->hash == h && c->pattern == named && c->compkey == compkey
             && same_nodes(c, v, n)) {
             G->out->stats.duplicates++;
@@ -755,7 +780,7 @@ static void emit_set(gen *G, const int *v, int n, const byoc_pattern_decl *named
     int *nodes = bx_arena_memdup(A, v, sizeof *v * (size_t)n);
     G->em[G->nem] = (wcand){.nodes = nodes, .n = n, .hash = h, .pattern = named,
                             .compkey = compkey};
-    G->emitted.slots[slot] = (uint32_t)++G->nem;
+    settab_put(&G->emitted, slot, h, G->nem++);
     bx_cand_set *S = G->out;
     if (S->n == S->cap) {
         S->cap = S->cap ? S->cap * 2 : 256;
@@ -805,6 +830,9 @@ static long pool_add(gen *G, const int *v, int n, int depth, int ncalls, bool ba
     if (G->n == G->cap) {
         G->cap = G->cap ? G->cap * 2 : 256;
         G->c = xrealloc(G->c, sizeof *G->c * G->cap);
+        G->ncalls_of = xrealloc(G->ncalls_of, sizeof *G->ncalls_of * G->cap);
+        G->depth_of = xrealloc(G->depth_of, sizeof *G->depth_of * G->cap);
+        G->kind_of = xrealloc(G->kind_of, G->cap);
     }
     int kind = BYOC_OPK_ELEMWISE;
     for (int i = 0; i < n; i++) {
@@ -816,7 +844,10 @@ static long pool_add(gen *G, const int *v, int n, int depth, int ncalls, bool ba
                  .n = n, .ncalls = ncalls, .depth = depth, .kind = kind, .hash = h,
                  .base = base, .pattern = p, .comps = comps, .ncomps = ncomps,
                  .compkey = compkey};
-    G->tab.slots[slot] = (uint32_t)G->n + 1;
+    settab_put(&G->tab, slot, h, G->n);
+    G->ncalls_of[G->n] = ncalls;
+    G->depth_of[G->n] = depth;
+    G->kind_of[G->n] = (unsigned char)kind;
     for (int i = 0; i < n; i++) {
         int x = v[i];
         if (G->by_node_n[x] == G->by_node_cap[x]) {
@@ -887,7 +918,7 @@ static bool single_result(gen *G, const int *v, int n, int root)
 static void emit(gen *G, const int *v, int n, const byoc_pattern_decl *named, int root,
                  const bx_comp *comps, int ncomps, uint64_t compkey)
 {
-    int *w = xcalloc((size_t)n, sizeof *w);
+    int *w = G->ebuf;
     int m = strip_glue(G, v, n, w);
     bx_cand_stats *st = &G->out->stats;
     if (m != n && !marked_convex(G->s, w, m))
@@ -896,7 +927,6 @@ static void emit(gen *G, const int *v, int n, const byoc_pattern_decl *named, in
         st->rejected_exits++;
     else if (emittable(G, w, m, true))
         emit_set(G, w, m, named, comps, ncomps, compkey);
-    free(w);
 }
 
 /* Under `fusion any`, a named pattern's match also joins the pool as a
@@ -1154,6 +1184,21 @@ static bool try_union(gen *G, size_t i, size_t j)
     if (!G->tvm)
         n = add_glue(G, n);
     int depth, ncalls;
+    /* Most unions were found before (a set grows into the same union from
+     * many sides): look first, check after.  pool_add would count a
+     * duplicate once growable passed, and growable passes for every
+     * combined set in the pool (it was checked on the way in), so only a
+     * base set with these nodes needs the check. */
+    uint64_t compkey = a->compkey ^ b->compkey;
+    size_t slot;
+    long dup = G->tab.cap ? settab_find(&G->tab, G->c, G->buf, n, hash_nodes(G->buf, n) ^ compkey,
+                                        compkey, &slot)
+                          : -1;
+    if (dup >= 0) {
+        if (!G->c[dup].base || growable(G, G->buf, n, &depth, &ncalls, false))
+            G->out->stats.duplicates++;
+        return false;
+    }
     if (!growable(G, G->buf, n, &depth, &ncalls, false))
         return false;
     /* a and b are disjoint, so their composites are too */
@@ -1172,10 +1217,12 @@ static bool try_union(gen *G, size_t i, size_t j)
                 comps[k - 1] = t;
             }
     }
-    return pool_add(G, G->buf, n, depth, ncalls, false, NULL, comps, nc,
-                    a->compkey ^ b->compkey) >= 0;
+    return pool_add(G, G->buf, n, depth, ncalls, false, NULL, comps, nc, compkey) >= 0;
 }
 
+/* The pool sets containing a node some member of set i feeds directly
+ * (TVM: the downstream candidates whose entry is one of i's outputs), into
+ * out without repeats, in increasing order. */
 /* TVM's ByKindSimpleCombinerRules: does (upstream, downstream) fire? */
 static bool tvm_rule_fires(int up, int down)
 {
@@ -1184,10 +1231,26 @@ static bool tvm_rule_fires(int up, int down)
            || (up <= BYOC_OPK_INJECTIVE && down <= BYOC_OPK_INJECTIVE);
 }
 
-/* The pool sets containing a node some member of set i feeds directly
- * (TVM: the downstream candidates whose entry is one of i's outputs), into
- * out without repeats, in increasing order. */
-static void downstream_sets(gen *G, size_t i, node_list *out, bool glue, bool upstream_too)
+enum { PAIR_TVM, PAIR_ANY };
+
+/* Whether the round of kind mode would try set i with set j (made before
+ * `end`), read from the pool's dense per-set arrays: the filters of
+ * tvm_simple_round and any_round, applied before the sort. */
+static bool pair_wanted(const gen *G, size_t i, size_t j, int mode, size_t first_new, size_t end)
+{
+    if (j >= end)
+        return false; /* made in this round: the next round sees it */
+    if (mode == PAIR_TVM)
+        return !(G->bound > 0 && G->depth_of[i] + G->depth_of[j] > G->bound)
+               && tvm_rule_fires(G->kind_of[i], G->kind_of[j]);
+    if (j >= first_new && j < i)
+        return false; /* this pair was tried from j */
+    /* larger kernels come from the maximal regions */
+    return G->ncalls_of[i] + G->ncalls_of[j] <= G->bound;
+}
+
+static void downstream_sets(gen *G, size_t i, node_list *out, bool glue, bool upstream_too,
+                            int mode, size_t first_new, size_t end)
 {
     const wcand *a = &G->c[i];
     out->n = 0;
@@ -1223,11 +1286,13 @@ static void downstream_sets(gen *G, size_t i, node_list *out, bool glue, bool up
                 int y = hops[h];
                 if (y < 0)
                     continue;
-                for (int l = 0; l < G->by_node_n[y]; l++) {
+                /* a node's sets are listed in the order they were made */
+                for (int l = 0; l < G->by_node_n[y] && (size_t)G->by_node[y][l] < end; l++) {
                     int j = G->by_node[y][l];
                     if ((size_t)j != i && G->stamp[j] != G->epoch) {
                         G->stamp[j] = G->epoch;
-                        list_push(out, j);
+                        if (pair_wanted(G, i, (size_t)j, mode, first_new, end))
+                            list_push(out, j);
                     }
                 }
             }
@@ -1242,18 +1307,9 @@ static bool tvm_simple_round(gen *G, size_t first_new, size_t end, node_list *nb
 {
     bool added = false;
     for (size_t i = first_new; i < end; i++) {
-        downstream_sets(G, i, nb, false, false);
-        for (int k = 0; k < nb->n; k++) {
-            size_t j = (size_t)nb->v[k];
-            if (j >= end)
-                continue; /* made in this round: the next round sees it */
-            const wcand *up = &G->c[i], *down = &G->c[j];
-            if (G->bound > 0 && up->depth + down->depth > G->bound)
-                continue;
-            if (!tvm_rule_fires(up->kind, down->kind))
-                continue;
-            added |= try_union(G, i, j);
-        }
+        downstream_sets(G, i, nb, false, false, PAIR_TVM, first_new, end);
+        for (int k = 0; k < nb->n; k++)
+            added |= try_union(G, i, (size_t)nb->v[k]);
     }
     return added;
 }
@@ -1394,15 +1450,9 @@ static bool any_round(gen *G, size_t first_new, size_t end, node_list *nb)
 {
     bool added = false;
     for (size_t i = first_new; i < end; i++) {
-        downstream_sets(G, i, nb, true, true);
-        for (int k = 0; k < nb->n; k++) {
-            size_t j = (size_t)nb->v[k];
-            if (j >= end || (j >= first_new && j < i))
-                continue; /* later rounds, or this pair was tried from j */
-            if (G->c[i].ncalls + G->c[j].ncalls > G->bound)
-                continue; /* larger kernels come from the maximal regions */
-            added |= try_union(G, i, j);
-        }
+        downstream_sets(G, i, nb, true, true, PAIR_ANY, first_new, end);
+        for (int k = 0; k < nb->n; k++)
+            added |= try_union(G, i, (size_t)nb->v[k]);
     }
     return added;
 }
@@ -2086,6 +2136,13 @@ static void gen_init(gen *G, const byoc_graph *g, const byoc_registry *reg,
     G->combined_count = xcalloc((size_t)n, sizeof *G->combined_count);
     G->buf = xcalloc((size_t)n + 1, sizeof *G->buf);
     G->buf2 = xcalloc((size_t)n + 1, sizeof *G->buf2);
+    G->ebuf = xcalloc((size_t)n + 1, sizeof *G->ebuf);
+    G->nrules = byoc_target_partition_rule_count(reg, t);
+    if (G->nrules) {
+        G->io_in = xcalloc((size_t)n + 1, sizeof *G->io_in);
+        G->io_out = xcalloc((size_t)n + 1, sizeof *G->io_out);
+        G->iomark = xcalloc((size_t)n + 1, sizeof *G->iomark);
+    }
 }
 
 static void gen_free(gen *G)
@@ -2099,7 +2156,14 @@ static void gen_free(gen *G)
     free(G->stamp);
     free(G->buf);
     free(G->buf2);
+    free(G->ebuf);
+    free(G->io_in);
+    free(G->io_out);
+    free(G->iomark);
     free(G->c);
+    free(G->ncalls_of);
+    free(G->depth_of);
+    free(G->kind_of);
     free(G->em);
     settab_free(&G->tab);
     settab_free(&G->emitted);
@@ -2252,6 +2316,54 @@ static int cmp_cand(const void *pa, const void *pb)
     return 0;
 }
 
+/* Sorting 48-byte candidates moved them around more than it compared
+ * them: sort small (key, candidate) pairs, the key the first three fields
+ * of cmp_cand's order, then permute once.  Stable on equal keys is not
+ * needed: no two candidates compare equal. */
+typedef struct cand_key {
+    uint64_t key;
+    const bx_cand *c;
+} cand_key;
+
+static int cmp_cand_key(const void *pa, const void *pb)
+{
+    const cand_key *a = pa, *b = pb;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return cmp_cand(a->c, b->c);
+}
+
+static void sort_cands(bx_cand_set *out)
+{
+    if (out->n < 2)
+        return;
+    cand_key *k = xcalloc(out->n, sizeof *k);
+    /* (first node, target, size) packed 24 + 16 + 24 bits when they fit,
+     * else the first node alone (cmp_cand breaks the ties) */
+    bool narrow = true;
+    for (size_t i = 0; i < out->n && narrow; i++) {
+        const bx_cand *c = &out->cands[i];
+        narrow = (uint32_t)c->nodes[0] <= 0xffffff && (uint32_t)c->target <= 0xffff
+                 && (uint32_t)c->nnodes <= 0xffffff;
+    }
+    for (size_t i = 0; i < out->n; i++) {
+        const bx_cand *c = &out->cands[i];
+        uint64_t first = (uint32_t)c->nodes[0];
+        k[i].key = narrow ? first << 40 | (uint64_t)(uint32_t)c->target << 24
+                                | (uint32_t)c->nnodes
+                          : first;
+        k[i].c = c;
+    }
+    qsort(k, out->n, sizeof *k, cmp_cand_key);
+    bx_cand *sorted = xcalloc(out->n, sizeof *sorted);
+    for (size_t i = 0; i < out->n; i++)
+        sorted[i] = *k[i].c;
+    free(k);
+    free(out->cands);
+    out->cands = sorted;
+    out->cap = out->n;
+}
+
 static int cands_build(bx_cand_set *out, const byoc_graph *g, const byoc_registry *reg,
                        const byoc_target_decl *const *targets, int ntargets, bool reference,
                        byoc_error *err)
@@ -2274,9 +2386,7 @@ static int cands_build(bx_cand_set *out, const byoc_graph *g, const byoc_registr
         gen_target(&G, &ix);
         gen_free(&G);
     }
-    /* Stable on equal keys is not needed: (target, nodes) is unique. */
-    if (out->n > 1)
-        qsort(out->cands, out->n, sizeof *out->cands, cmp_cand);
+    sort_cands(out);
     int rc = 0;
     for (int i = 0; i < nn && rc == 0; i++)
         if (is_call(g, i) && !covered[i]) {
