@@ -153,6 +153,33 @@ static int node_kind(const byoc_graph *g, int n)
     return op && !byoc_node_is_opaque(g, n) ? (int)op->kind : BYOC_OPK_OPAQUE;
 }
 
+/* ---- the candidates, in chunks while they are built ---------------------- */
+
+/* A growing array of 1.5M candidates would be copied at every doubling,
+ * and the copies would be alive together with the generation's pool, at
+ * the peak of memory: chunks are never moved, and sort_cands makes the one
+ * array the set hands out. */
+#define BX_CHUNK_BITS 14
+#define BX_CHUNK ((size_t)1 << BX_CHUNK_BITS)
+
+static bx_cand *cand_at(const bx_cand_set *S, size_t i)
+{
+    return &S->chunks[i >> BX_CHUNK_BITS][i & (BX_CHUNK - 1)];
+}
+
+static bx_cand *cand_new(bx_cand_set *S)
+{
+    if ((S->n & (BX_CHUNK - 1)) == 0) {
+        size_t k = S->n >> BX_CHUNK_BITS;
+        if (k == S->nchunks) {
+            S->nchunks = S->nchunks ? S->nchunks * 2 : 16;
+            S->chunks = xrealloc(S->chunks, sizeof *S->chunks * S->nchunks);
+        }
+        S->chunks[k] = xcalloc(BX_CHUNK, sizeof **S->chunks);
+    }
+    return cand_at(S, S->n++);
+}
+
 /* ---- node sets: marks, convexity, depth, exits -------------------------- */
 
 /* Scratch over the graph's nodes, reused by every check: a set is "marked"
@@ -592,7 +619,9 @@ static void settab_put(settab *t, size_t slot, uint64_t h, size_t index)
     t->slots[slot] = slot_tag(h) | (uint64_t)(index + 1);
 }
 
-static void settab_grow(settab *t, const wcand *all, size_t count)
+/* Room for one more of count sets, whose hashes are all[k].hash or,
+ * without all, hashes[k]. */
+static void settab_grow_by(settab *t, const wcand *all, const uint64_t *hashes, size_t count)
 {
     if (t->cap && count * 2 < t->cap)
         return;
@@ -603,11 +632,17 @@ static void settab_grow(settab *t, const wcand *all, size_t count)
     t->slots = xcalloc(cap, sizeof *t->slots);
     t->cap = cap;
     for (size_t k = 0; k < count; k++) {
-        size_t i = (size_t)all[k].hash & (cap - 1);
+        uint64_t h = all ? all[k].hash : hashes[k];
+        size_t i = (size_t)h & (cap - 1);
         while (t->slots[i])
             i = (i + 1) & (cap - 1);
-        settab_put(t, i, all[k].hash, k);
+        settab_put(t, i, h, k);
     }
+}
+
+static void settab_grow(settab *t, const wcand *all, size_t count)
+{
+    settab_grow_by(t, all, NULL, count);
 }
 
 /* ---- the generation for one target ---------------------------------------- */
@@ -643,9 +678,9 @@ typedef struct gen {
     int **by_node;          /* per node: indices of pool sets containing it */
     int *by_node_n, *by_node_cap;
     int *combined_count;    /* per node: combined sets containing it */
-    settab emitted;         /* what this target emitted, by node set */
-    wcand *em;
-    size_t nem, emcap;
+    settab emitted;         /* what this target emitted, by node set: */
+    uint64_t *em_hash, *em_key;     /* its hashes and composite keys; the */
+    size_t nem, emcap, em_base;     /* nodes are candidate em_base + k's */
     int *buf, *buf2;        /* two node-sized buffers */
     uint32_t *stamp;        /* per pool set: the epoch that last listed it */
     size_t stamp_cap;
@@ -760,33 +795,31 @@ static void emit_set(gen *G, const int *v, int n, const byoc_pattern_decl *named
      * composite name). */
     uint64_t h = hash_nodes(v, n) ^ ((uint64_t)(uintptr_t)named * 0x9e3779b97f4a7c15ull)
                  ^ compkey;
-    settab_grow(&G->emitted, G->em, G->nem);
+    bx_cand_set *S = G->out;
+    settab_grow_by(&G->emitted, NULL, G->em_hash, G->nem);
     size_t mask = G->emitted.cap - 1, slot = (size_t)h & mask;
     for (; G->emitted.slots[slot]; slot = (slot + 1) & mask) {
         if (slot_tag(G->emitted.slots[slot]) != slot_tag(h))
             continue;
-        const wcand *c = &G->em[slot_index(G->emitted.slots[slot])];
-        if (c->hash == h && c->pattern == named && c->compkey == compkey
-            && same_nodes(c, v, n)) {
-            G->out->stats.duplicates++;
+        size_t k = slot_index(G->emitted.slots[slot]);
+        const bx_cand *c = cand_at(S, G->em_base + k);
+        if (G->em_hash[k] == h && c->pattern == named && G->em_key[k] == compkey
+            && c->nnodes == n && memcmp(c->nodes, v, sizeof *v * (size_t)n) == 0) {
+            S->stats.duplicates++;
             return;
         }
     }
     if (G->nem == G->emcap) {
         G->emcap = G->emcap ? G->emcap * 2 : 64;
-        G->em = xrealloc(G->em, sizeof *G->em * G->emcap);
+        G->em_hash = xrealloc(G->em_hash, sizeof *G->em_hash * G->emcap);
+        G->em_key = xrealloc(G->em_key, sizeof *G->em_key * G->emcap);
     }
-    bx_arena *A = &G->out->arena;
+    bx_arena *A = &S->arena;
     int *nodes = bx_arena_memdup(A, v, sizeof *v * (size_t)n);
-    G->em[G->nem] = (wcand){.nodes = nodes, .n = n, .hash = h, .pattern = named,
-                            .compkey = compkey};
+    G->em_hash[G->nem] = h;
+    G->em_key[G->nem] = compkey;
     settab_put(&G->emitted, slot, h, G->nem++);
-    bx_cand_set *S = G->out;
-    if (S->n == S->cap) {
-        S->cap = S->cap ? S->cap * 2 : 256;
-        S->cands = xrealloc(S->cands, sizeof *S->cands * S->cap);
-    }
-    bx_cand *c = &S->cands[S->n++];
+    bx_cand *c = cand_new(S);
     memset(c, 0, sizeof *c);
     c->target = G->ti;
     c->nnodes = n;
@@ -2127,6 +2160,7 @@ static void gen_init(gen *G, const byoc_graph *g, const byoc_registry *reg,
     G->bound = G->tvm && G->max_depth > 0 ? G->max_depth : b;
     G->cap_per_node = 4 * b;
     G->efficiency = byoc_target_efficiency(reg, t);
+    G->em_base = out->n;
     G->options = byoc_target_options(reg, t);
     bx_arena_init(&G->arena);
     int n = s->nnodes;
@@ -2164,7 +2198,8 @@ static void gen_free(gen *G)
     free(G->ncalls_of);
     free(G->depth_of);
     free(G->kind_of);
-    free(G->em);
+    free(G->em_hash);
+    free(G->em_key);
     settab_free(&G->tab);
     settab_free(&G->emitted);
     bx_arena_free(&G->arena);
@@ -2335,33 +2370,35 @@ static int cmp_cand_key(const void *pa, const void *pb)
 
 static void sort_cands(bx_cand_set *out)
 {
-    if (out->n < 2)
-        return;
     cand_key *k = xcalloc(out->n, sizeof *k);
     /* (first node, target, size) packed 24 + 16 + 24 bits when they fit,
      * else the first node alone (cmp_cand breaks the ties) */
     bool narrow = true;
     for (size_t i = 0; i < out->n && narrow; i++) {
-        const bx_cand *c = &out->cands[i];
+        const bx_cand *c = cand_at(out, i);
         narrow = (uint32_t)c->nodes[0] <= 0xffffff && (uint32_t)c->target <= 0xffff
                  && (uint32_t)c->nnodes <= 0xffffff;
     }
     for (size_t i = 0; i < out->n; i++) {
-        const bx_cand *c = &out->cands[i];
+        const bx_cand *c = cand_at(out, i);
         uint64_t first = (uint32_t)c->nodes[0];
         k[i].key = narrow ? first << 40 | (uint64_t)(uint32_t)c->target << 24
                                 | (uint32_t)c->nnodes
                           : first;
         k[i].c = c;
     }
-    qsort(k, out->n, sizeof *k, cmp_cand_key);
-    bx_cand *sorted = xcalloc(out->n, sizeof *sorted);
+    if (out->n > 1)
+        qsort(k, out->n, sizeof *k, cmp_cand_key);
+    out->cands = xcalloc(out->n, sizeof *out->cands);
     for (size_t i = 0; i < out->n; i++)
-        sorted[i] = *k[i].c;
-    free(k);
-    free(out->cands);
-    out->cands = sorted;
+        out->cands[i] = *k[i].c;
     out->cap = out->n;
+    free(k);
+    for (size_t i = 0; i < (out->n + BX_CHUNK - 1) >> BX_CHUNK_BITS; i++)
+        free(out->chunks[i]);
+    free(out->chunks);
+    out->chunks = NULL;
+    out->nchunks = 0;
 }
 
 static int cands_build(bx_cand_set *out, const byoc_graph *g, const byoc_registry *reg,

@@ -68,6 +68,8 @@ typedef struct bx_cand_set {
     bx_arena arena;             /* everything below lives here */
     bx_cand *cands;
     size_t n, cap;
+    bx_cand **chunks;           /* while building: cands in fixed chunks */
+    size_t nchunks;
     bx_cand_stats stats;
 } bx_cand_set;
 
