@@ -33,9 +33,13 @@
  * graph.  Kernels are deduplicated through a hash of their node set in
  * every round, so the same set reached twice is counted once.
  *
- * Convexity (no path leaves a set and comes back) is checked by a search
- * from the members' outside consumers over nodes numbered below the last
- * member: numbering is topological, so nothing past it can lead back. */
+ * Convexity (no path leaves a set and comes back) is checked by two
+ * searches taking turns, downstream from the members' outside consumers
+ * below the last member and upstream from their outside arguments above
+ * the first (numbering is topological, so nothing outside that window can
+ * lead back); the maximal regions check only what a join adds.  One code
+ * path for every graph size, and no cost quadratic in the graph: see
+ * doc/partitioner.md section 2, "The cost". */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
