@@ -300,7 +300,11 @@ static void random_rules(const byoc_registry *reg)
         size_t j = 0;
         for (size_t i = 0; ra == 0 && i < a.n; i++) {
             const bx_cand *c = &a.cands[i];
-            if (!rule_by_hand(g, c))
+            bool want = rule_by_hand(g, c);
+            /* the checker's way to the same rules (inputs by sorting) */
+            CHECK(bx_partition_rules_hold(g, reg, ruled, c->nodes, c->nnodes, NULL, NULL) == want,
+                  "random graph %d: bx_partition_rules_hold disagrees on candidate %zu", k, i);
+            if (!want)
                 continue;
             const bx_cand *d = j < b.n ? &b.cands[j] : NULL;
             CHECK(d && d->nnodes == c->nnodes
