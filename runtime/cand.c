@@ -777,7 +777,8 @@ static bool growable(gen *G, const int *v, int n, int *depth, int *ncalls, bool 
         st->rejected_nodes += count;
         return false;
     }
-    *depth = marked_depth(G->s, v, n);
+    /* depth is read by TVM's rounds and by a max_depth bound only */
+    *depth = G->tvm || G->max_depth > 0 ? marked_depth(G->s, v, n) : 0;
     if (G->max_depth > 0 && *depth > G->max_depth) {
         st->rejected_depth += count;
         return false;
@@ -1147,15 +1148,6 @@ static void add_singletons(gen *G)
 
 /* ---- combining ------------------------------------------------------------ */
 
-static bool disjoint(gen *G, const wcand *a, const wcand *b)
-{
-    mark_set(G->s, a->nodes, a->n);
-    for (int i = 0; i < b->n; i++)
-        if (marked(G->s, b->nodes[i]))
-            return false;
-    return true;
-}
-
 /* Merge sorted a and b (disjoint or not) into G->buf; returns the count. */
 static int merge_nodes(gen *G, const int *a, int na, const int *b, int nb)
 {
@@ -1215,9 +1207,10 @@ static int add_glue(gen *G, int n)
 static bool try_union(gen *G, size_t i, size_t j)
 {
     const wcand *a = &G->c[i], *b = &G->c[j];
-    if (!disjoint(G, a, b))
-        return false;
+    /* both are sets, so they are disjoint when merging keeps every node */
     int n = merge_nodes(G, a->nodes, a->n, b->nodes, b->n);
+    if (n != a->n + b->n)
+        return false;
     if (!G->tvm)
         n = add_glue(G, n);
     int depth, ncalls;
