@@ -659,8 +659,17 @@ bool byoc_ev_all_pairs(byoc_eval *ev, byoc_seq s, byoc_pair_fn *body)
     size_t cap = 16;
     while (cap < (size_t)n * 2)
         cap *= 2;
-    int *slot = malloc(cap * sizeof *slot), *cls = malloc((size_t)n * sizeof *cls);
-    int *first = malloc((size_t)n * sizeof *first), *second = malloc((size_t)n * sizeof *second);
+    /* Most candidates have a few inputs: no allocation for them (this runs
+     * for every candidate of a target with such a rule). */
+    enum { SMALL = 32 };
+    int slot_s[2 * SMALL], cls_s[SMALL], first_s[SMALL], second_s[SMALL];
+    unsigned char out_s[SMALL * SMALL + 1], diag_s[SMALL + 1];
+    int64_t ffalse_s[SMALL], fundef_s[SMALL];
+    bool small = n <= SMALL;
+    int *slot = small ? slot_s : malloc(cap * sizeof *slot);
+    int *cls = small ? cls_s : malloc((size_t)n * sizeof *cls);
+    int *first = small ? first_s : malloc((size_t)n * sizeof *first);
+    int *second = small ? second_s : malloc((size_t)n * sizeof *second);
     if (!slot || !cls || !first || !second)
         bx_die("out of memory");
     for (size_t k = 0; k < cap; k++)
@@ -684,19 +693,24 @@ bool byoc_ev_all_pairs(byoc_eval *ev, byoc_seq s, byoc_pair_fn *body)
         }
         cls[i] = slot[k];
     }
-    free(slot);
+    if (!small)
+        free(slot);
     /* Too many classes for a table: the loops cost no more. */
     if ((size_t)nc * (size_t)nc > (size_t)n * 16 + 4096) {
-        free(cls);
-        free(first);
-        free(second);
+        if (!small) {
+            free(cls);
+            free(first);
+            free(second);
+        }
         return pairs_literal(ev, s, body);
     }
     /* out[c * nc + d]: a in c, b in d, a != b; diag[c]: a == b. */
-    unsigned char *out = calloc((size_t)nc * (size_t)nc + 1, 1), *diag = calloc((size_t)nc + 1, 1);
+    unsigned char *out = small ? out_s : calloc((size_t)nc * (size_t)nc + 1, 1);
+    unsigned char *diag = small ? diag_s : calloc((size_t)nc + 1, 1);
     /* per class c of a: the first b in another class whose pair is
      * false, and the first whose pair reads an undefined value */
-    int64_t *ffalse = malloc((size_t)nc * sizeof *ffalse), *fundef = malloc((size_t)nc * sizeof *fundef);
+    int64_t *ffalse = small ? ffalse_s : malloc((size_t)nc * sizeof *ffalse);
+    int64_t *fundef = small ? fundef_s : malloc((size_t)nc * sizeof *fundef);
     if (!out || !diag || !ffalse || !fundef)
         bx_die("out of memory");
     for (int c = 0; c < nc; c++) {
@@ -737,12 +751,14 @@ bool byoc_ev_all_pairs(byoc_eval *ev, byoc_seq s, byoc_pair_fn *body)
     }
     if (undef)
         ev->undef = 1;
-    free(out);
-    free(diag);
-    free(ffalse);
-    free(fundef);
-    free(cls);
-    free(first);
-    free(second);
+    if (!small) {
+        free(out);
+        free(diag);
+        free(ffalse);
+        free(fundef);
+        free(cls);
+        free(first);
+        free(second);
+    }
     return all;
 }
