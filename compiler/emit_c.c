@@ -374,9 +374,97 @@ static const char *as_double(pctx *p, expr *e)
     return bx_arena_printf(A, "(double)(%s)", cexpr(p, e));
 }
 
+/* A candidate's inputs, outputs or nodes: inputs() and the like. */
+static bool is_part_seq(const expr *e)
+{
+    return e->kind == E_CALL && !e->sym && e->items.n == 0;
+}
+
+static bool is_var(const expr *e, int d0, int d1)
+{
+    return e->kind == E_NAME && (e->qvar == d0 || e->qvar == d1);
+}
+
+/* Does e read the quantifier variables d0 and d1 only through their types
+ * and constness (dtype, shape, rank, numel, is_const of the variable
+ * itself) and by comparing them with each other, and call no extern
+ * predicate?  Then two elements with equal types and constness are
+ * interchangeable in e, which byoc_ev_all_pairs relies on. */
+static bool type_only(const expr *e, int d0, int d1)
+{
+    if (!e)
+        return true;
+    switch (e->kind) {
+    case E_INT: case E_FLOAT: case E_STR: case E_BOOL: case E_VERSION: case E_NONE:
+        return true;
+    case E_NAME:
+        return !is_var(e, d0, d1);
+    case E_CALL: {
+        if (e->sym)
+            return false;
+        static const char *const of_type[] = {"dtype", "shape", "rank", "numel", "is_const"};
+        if (e->items.n == 1 && is_var(e->items.v[0], d0, d1)) {
+            for (size_t i = 0; i < sizeof of_type / sizeof of_type[0]; i++)
+                if (!strcmp(e->s, of_type[i]))
+                    return true;
+            return false;
+        }
+        for (int i = 0; i < e->items.n; i++)
+            if (!type_only(e->items.v[i], d0, d1))
+                return false;
+        return true;
+    }
+    case E_BINARY:
+        if ((e->op == OP_EQ || e->op == OP_NE) && is_var(e->a, d0, d1) && is_var(e->b, d0, d1))
+            return true;
+        return type_only(e->a, d0, d1) && type_only(e->b, d0, d1);
+    case E_MEMBER:
+        return e->opt >= 0 || type_only(e->a, d0, d1);
+    case E_IN_SET:
+    case E_LIST:
+        for (int i = 0; i < e->items.n; i++)
+            if (!type_only(e->items.v[i], d0, d1))
+                return false;
+        return type_only(e->a, d0, d1);
+    case E_QUANT: case E_UNARY: case E_INDEX: case E_IN_RANGE: case E_OPALT:
+        return type_only(e->a, d0, d1) && type_only(e->b, d0, d1) && type_only(e->c, d0, d1);
+    default:
+        return false;
+    }
+}
+
+/* all(a in S: all(b in S: body)) over one of the candidate's sequences,
+ * at the top of a clause, with a body that sees a and b only through
+ * their types (type_only): byoc_ev_all_pairs evaluates the body once per
+ * pair of classes of equal type instead of once per pair of elements, with
+ * the same result and the same undefined reads. */
+static bool pair_form(const expr *e)
+{
+    const expr *in = e->b;
+    return e->i == 1 && e->qvar == 0 && is_part_seq(e->a) && in->kind == E_QUANT && in->i == 1
+           && in->qvar == 1 && is_part_seq(in->a) && in->a->i == e->a->i
+           && type_only(in->b, 0, 1);
+}
+
+static const char *c_pairs(pctx *p, expr *e)
+{
+    emitter *em = p->em;
+    int id = p->nquant++;
+    const char *seq = cexpr(p, e->a);
+    p->qtypes[0] = p->qtypes[1] = T_TENSOR;
+    p->nq = 2;
+    const char *body = cexpr(p, e->b->b);
+    p->nq = 0;
+    sb_printf(&p->pre, "static bool q%d_%d(byoc_eval *ev, byoc_tref qv0, byoc_tref qv1)\n{\n"
+                       "    return %s;\n}\n\n", p->pid, id, body);
+    return bx_arena_printf(A, "byoc_ev_all_pairs(ev, %s, q%d_%d)", seq, p->pid, id);
+}
+
 static const char *c_quant(pctx *p, expr *e)
 {
     emitter *em = p->em;
+    if (pair_form(e))
+        return c_pairs(p, e);
     int id = p->nquant++;
     int depth = e->qvar;
     int et = p->qtypes[depth] = 0; /* set below */

@@ -33,9 +33,13 @@
  * graph.  Kernels are deduplicated through a hash of their node set in
  * every round, so the same set reached twice is counted once.
  *
- * Convexity (no path leaves a set and comes back) is checked by a search
- * from the members' outside consumers over nodes numbered below the last
- * member: numbering is topological, so nothing past it can lead back. */
+ * Convexity (no path leaves a set and comes back) is checked by two
+ * searches taking turns, downstream from the members' outside consumers
+ * below the last member and upstream from their outside arguments above
+ * the first (numbering is topological, so nothing outside that window can
+ * lead back); the maximal regions check only what a join adds.  One code
+ * path for every graph size, and no cost quadratic in the graph: see
+ * doc/partitioner.md section 2, "The cost". */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -50,8 +54,6 @@
 #define BX_CAND_DEFAULT_BOUND 8
 #define BX_CAND_ROUNDS 16
 #define BX_CAND_TUPLE_UNIONS 8
-/* 2 * n^2 bits of reachability: 16 MiB at this size */
-#define BX_CAND_REACH_MAX 8192
 
 /* ---- small helpers ------------------------------------------------------- */
 
@@ -128,7 +130,13 @@ static uint64_t hash_nodes(const int *v, int n)
         h *= 0x100000001b3ull;
         h ^= h >> 29;
     }
-    return h ^ (uint64_t)n;
+    /* the tables index by the low bits: mix them all in (fmix64) */
+    h ^= (uint64_t)n;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    return h ^ (h >> 33);
 }
 
 static bool is_call(const byoc_graph *g, int n) { return byoc_node_kind_of(g, n) == BYOC_N_CALL; }
@@ -149,6 +157,33 @@ static int node_kind(const byoc_graph *g, int n)
     return op && !byoc_node_is_opaque(g, n) ? (int)op->kind : BYOC_OPK_OPAQUE;
 }
 
+/* ---- the candidates, in chunks while they are built ---------------------- */
+
+/* A growing array of 1.5M candidates would be copied at every doubling,
+ * and the copies would be alive together with the generation's pool, at
+ * the peak of memory: chunks are never moved, and sort_cands makes the one
+ * array the set hands out. */
+#define BX_CHUNK_BITS 14
+#define BX_CHUNK ((size_t)1 << BX_CHUNK_BITS)
+
+static bx_cand *cand_at(const bx_cand_set *S, size_t i)
+{
+    return &S->chunks[i >> BX_CHUNK_BITS][i & (BX_CHUNK - 1)];
+}
+
+static bx_cand *cand_new(bx_cand_set *S)
+{
+    if ((S->n & (BX_CHUNK - 1)) == 0) {
+        size_t k = S->n >> BX_CHUNK_BITS;
+        if (k == S->nchunks) {
+            S->nchunks = S->nchunks ? S->nchunks * 2 : 16;
+            S->chunks = xrealloc(S->chunks, sizeof *S->chunks * S->nchunks);
+        }
+        S->chunks[k] = xcalloc(BX_CHUNK, sizeof **S->chunks);
+    }
+    return cand_at(S, S->n++);
+}
+
 /* ---- node sets: marks, convexity, depth, exits -------------------------- */
 
 /* Scratch over the graph's nodes, reused by every check: a set is "marked"
@@ -160,13 +195,9 @@ typedef struct scratch {
      * inner loop */
     int *arg_off, *args, *use_off, *uses;
     unsigned char *nkind, *okind;
-    /* reachability, for graphs up to BX_CAND_REACH_MAX nodes: row x of
-     * desc holds the nodes x reaches, row x of anc those that reach x */
-    size_t words;
-    uint64_t *desc, *anc, *tmp_d, *tmp_a;
     unsigned *in, stamp;
-    unsigned *seen, vstamp;
-    int *stack, *depth;
+    unsigned *seen, *seen_up, vstamp;   /* searches downstream and upstream */
+    int *stack, *stack_up, *depth;
 } scratch;
 
 static int sc_nargs(const scratch *s, int x) { return s->arg_off[x + 1] - s->arg_off[x]; }
@@ -216,49 +247,17 @@ static void scratch_edges(scratch *s, const byoc_graph *g)
             s->uses[s->use_off[s->args[i] + 1]++] = x;
 }
 
-/* desc and anc, row by row in reverse and forward topological order. */
-static void scratch_reach(scratch *s)
-{
-    size_t n = (size_t)s->nnodes, w = (n + 63) / 64;
-    s->words = w;
-    s->desc = xcalloc(n * w, sizeof *s->desc);
-    s->anc = xcalloc(n * w, sizeof *s->anc);
-    s->tmp_d = xcalloc(w, sizeof *s->tmp_d);
-    s->tmp_a = xcalloc(w, sizeof *s->tmp_a);
-    for (size_t x = n; x-- > 0;) {
-        uint64_t *row = s->desc + x * w;
-        for (int k = 0; k < sc_nuses(s, (int)x); k++) {
-            size_t c = (size_t)sc_use(s, (int)x, k);
-            const uint64_t *cr = s->desc + c * w;
-            for (size_t i = c / 64; i < w; i++)
-                row[i] |= cr[i];
-            row[c / 64] |= 1ull << (c % 64);
-        }
-    }
-    for (size_t x = 0; x < n; x++) {
-        uint64_t *row = s->anc + x * w;
-        for (int k = 0; k < sc_nargs(s, (int)x); k++) {
-            size_t a = (size_t)sc_arg(s, (int)x, k);
-            const uint64_t *ar = s->anc + a * w;
-            for (size_t i = 0; i <= a / 64; i++)
-                row[i] |= ar[i];
-            row[a / 64] |= 1ull << (a % 64);
-        }
-    }
-}
-
 static void scratch_init(scratch *s, const byoc_graph *g)
 {
     s->g = g;
     s->nnodes = byoc_graph_node_count(g);
     s->output = byoc_graph_output(g);
     scratch_edges(s, g);
-    s->desc = s->anc = s->tmp_d = s->tmp_a = NULL;
-    if (s->nnodes <= BX_CAND_REACH_MAX)
-        scratch_reach(s);
     s->in = xcalloc((size_t)s->nnodes, sizeof *s->in);
     s->seen = xcalloc((size_t)s->nnodes, sizeof *s->seen);
+    s->seen_up = xcalloc((size_t)s->nnodes, sizeof *s->seen_up);
     s->stack = xcalloc((size_t)s->nnodes, sizeof *s->stack);
+    s->stack_up = xcalloc((size_t)s->nnodes, sizeof *s->stack_up);
     s->depth = xcalloc((size_t)s->nnodes, sizeof *s->depth);
     s->stamp = s->vstamp = 0;
 }
@@ -271,13 +270,11 @@ static void scratch_free(scratch *s)
     free(s->uses);
     free(s->nkind);
     free(s->okind);
-    free(s->desc);
-    free(s->anc);
-    free(s->tmp_d);
-    free(s->tmp_a);
     free(s->in);
     free(s->seen);
+    free(s->seen_up);
     free(s->stack);
+    free(s->stack_up);
     free(s->depth);
 }
 
@@ -297,6 +294,7 @@ static void next_visit(scratch *s)
 {
     if (++s->vstamp == 0) {
         memset(s->seen, 0, sizeof *s->seen * (size_t)s->nnodes);
+        memset(s->seen_up, 0, sizeof *s->seen_up * (size_t)s->nnodes);
         s->vstamp = 1;
     }
 }
@@ -323,43 +321,50 @@ static bool push_outside(scratch *s, int x, int last, int *sp, bool from_member)
     return false;
 }
 
-/* With reachability: a set is convex when no outside node is both
- * downstream of a member and upstream of one.  Such a node lies between
- * the first and the last member, so only those words are read. */
-static bool reach_convex(scratch *s, const int *v, int n)
+/* Push the unseen outside arguments of x above `first`; true if one of
+ * them is a member.  The mirror image of push_outside. */
+static bool push_outside_up(scratch *s, int x, int first, int *sp, bool from_member)
 {
-    size_t lo = (size_t)v[0] / 64, hi = (size_t)v[n - 1] / 64, w = s->words;
-    memset(s->tmp_d + lo, 0, sizeof *s->tmp_d * (hi - lo + 1));
-    memset(s->tmp_a + lo, 0, sizeof *s->tmp_a * (hi - lo + 1));
-    for (int i = 0; i < n; i++) {
-        const uint64_t *d = s->desc + (size_t)v[i] * w, *a = s->anc + (size_t)v[i] * w;
-        for (size_t k = lo; k <= hi; k++) {
-            s->tmp_d[k] |= d[k];
-            s->tmp_a[k] |= a[k];
+    for (int i = 0; i < sc_nargs(s, x); i++) {
+        int a = sc_arg(s, x, i);
+        if (a < first)
+            continue;
+        if (marked(s, a)) {
+            if (!from_member)
+                return true;
+            continue;
+        }
+        if (s->seen_up[a] != s->vstamp) {
+            s->seen_up[a] = s->vstamp;
+            s->stack_up[(*sp)++] = a;
         }
     }
-    for (int i = 0; i < n; i++)
-        s->tmp_d[(size_t)v[i] / 64] &= ~(1ull << ((size_t)v[i] % 64));
-    for (size_t k = lo; k <= hi; k++)
-        if (s->tmp_d[k] & s->tmp_a[k])
-            return false;
-    return true;
+    return false;
 }
 
-/* Is the marked set v[0..n) (ascending) convex? */
+/* Is the marked set v[0..n) (ascending) convex?  A path that leaves and
+ * comes back runs between the first and the last member, so a search
+ * downstream from the members' outside consumers (below the last) finds
+ * it, and so does a search upstream from their outside arguments (above
+ * the first); either one finishing without meeting a member proves the
+ * set convex.  They take turns, so the cost is that of the smaller of the
+ * two cones, not of everything the set reaches before its last member
+ * (which can be much of the graph for a set of two far-apart nodes). */
 static bool marked_convex(scratch *s, const int *v, int n)
 {
     if (n <= 1)
         return true;
-    if (s->desc)
-        return reach_convex(s, v, n);
-    int last = v[n - 1], sp = 0;
+    int first = v[0], last = v[n - 1], down = 0, up = 0;
     next_visit(s);
-    for (int i = 0; i < n; i++)
-        push_outside(s, v[i], last, &sp, true);
-    while (sp > 0)
-        if (push_outside(s, s->stack[--sp], last, &sp, false))
+    for (int i = 0; i < n; i++) {
+        push_outside(s, v[i], last, &down, true);
+        push_outside_up(s, v[i], first, &up, true);
+    }
+    while (down > 0 && up > 0) {
+        if (push_outside(s, s->stack[--down], last, &down, false)
+            || push_outside_up(s, s->stack_up[--up], first, &up, false))
             return false;
+    }
     return true;
 }
 
@@ -427,6 +432,53 @@ int bx_convex(const byoc_graph *g, const int *nodes, int n)
     return ok;
 }
 
+/* The `partition where` rules of t over the set nodes[0..n), whose inputs
+ * and outputs (as inputs() and outputs() define them) are given. */
+static int rules_eval(const byoc_graph *g, const byoc_registry *reg, const byoc_target_decl *t,
+                      const int *nodes, int n, const int *in, int nin, const int *out, int nout,
+                      int *rule, int *clause)
+{
+    int nr = byoc_target_partition_rule_count(reg, t);
+    for (int i = 0; i < nr; i++) {
+        const byoc_predicate_decl *p = byoc_target_partition_rule_at(reg, t, i);
+        if (!p->fn)
+            continue;
+        byoc_eval ev;
+        memset(&ev, 0, sizeof ev);
+        ev.graph = g;
+        ev.options = byoc_target_options(reg, t);
+        ev.noptions = t->noptions;
+        ev.part = nodes;
+        ev.npart = n;
+        ev.failed_clause = -1;
+        ev.pinputs = in;
+        ev.npinputs = nin;
+        ev.poutputs = out;
+        ev.npoutputs = nout;
+        if (!p->fn(&ev)) {
+            if (rule)
+                *rule = i;
+            if (clause)
+                *clause = ev.failed_clause;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* (node, position of its first use) pairs, to deduplicate inputs. */
+typedef struct use_at {
+    int node, at;
+} use_at;
+
+static int cmp_use_at(const void *a, const void *b)
+{
+    const use_at *x = a, *y = b;
+    if (x->node != y->node)
+        return x->node < y->node ? -1 : 1;
+    return (x->at > y->at) - (x->at < y->at);
+}
+
 static bool in_sorted(const int *v, int n, int x)
 {
     return bsearch(&x, v, (size_t)n, sizeof *v, cmp_int) != NULL;
@@ -435,33 +487,54 @@ static bool in_sorted(const int *v, int n, int x)
 /* A set's inputs (distinct non-members its members read, in order of first
  * use) and outputs (members read by a non-member or by nothing), as
  * inputs() and outputs() of partition rules define them, computed once so
- * that a rule quantifying over them stays linear.  nodes in the caller's
- * order, sorted the same ascending, n of them; in and out have room for
- * the members' arguments and for n entries. */
+ * that a rule quantifying over them stays linear: O(k log k) in the
+ * members' edges, with no table over the graph (the checker asks for
+ * every partition).  in and out have room for the members' arguments and
+ * for n entries. */
 static void part_io(const byoc_graph *g, const int *nodes, const int *sorted, int n, int *in,
                     int *nin, int *out, int *nout)
 {
-    *nin = 0;
+    size_t m = 0;
+    for (int i = 0; i < n; i++)
+        m += (size_t)byoc_node_arg_count(g, nodes[i]);
+    use_at *u = xcalloc(m, sizeof *u);
+    size_t k = 0;
     *nout = 0;
     for (int i = 0; i < n; i++) {
         int v = nodes[i];
-        for (int k = 0; k < byoc_node_arg_count(g, v); k++) {
-            int a = byoc_node_arg(g, v, k);
-            if (a < 0 || in_sorted(sorted, n, a))
-                continue;
-            bool dup = false;
-            for (int j = 0; j < *nin && !dup; j++)
-                dup = in[j] == a;
-            if (!dup)
-                in[(*nin)++] = a;
+        for (int j = 0; j < byoc_node_arg_count(g, v); j++) {
+            int a = byoc_node_arg(g, v, j);
+            if (a >= 0 && !in_sorted(sorted, n, a)) {
+                u[k].node = a;
+                u[k].at = (int)k;
+                k++;
+            }
         }
         int nc = byoc_node_consumer_count(g, v);
         bool outside = nc == 0;
-        for (int k = 0; k < nc && !outside; k++)
-            outside = !in_sorted(sorted, n, byoc_node_consumer(g, v, k));
+        for (int j = 0; j < nc && !outside; j++)
+            outside = !in_sorted(sorted, n, byoc_node_consumer(g, v, j));
         if (outside)
             out[(*nout)++] = v;
     }
+    /* keep each node's first use, then back in order of use */
+    qsort(u, k, sizeof *u, cmp_use_at);
+    size_t d = 0;
+    int prev = -1;  /* u[i - 1] may be overwritten by then: d <= i */
+    for (size_t i = 0; i < k; i++) {
+        int node = u[i].node, at = u[i].at;
+        if (i == 0 || node != prev) {
+            u[d].node = at;
+            u[d].at = node;
+            d++;
+        }
+        prev = node;
+    }
+    qsort(u, d, sizeof *u, cmp_use_at);     /* by position now */
+    for (size_t i = 0; i < d; i++)
+        in[i] = u[i].at;
+    *nin = (int)d;
+    free(u);
 }
 
 int bx_partition_rules_hold(const byoc_graph *g, const byoc_registry *reg,
@@ -485,31 +558,7 @@ int bx_partition_rules_hold(const byoc_graph *g, const byoc_registry *reg,
     int *in = xcalloc(maxin, sizeof *in), *out = xcalloc((size_t)n, sizeof *out);
     int nin, nout;
     part_io(g, nodes, sorted, n, in, &nin, out, &nout);
-    int held = 1;
-    for (int i = 0; i < nr && held; i++) {
-        const byoc_predicate_decl *p = byoc_target_partition_rule_at(reg, t, i);
-        if (!p->fn)
-            continue;
-        byoc_eval ev;
-        memset(&ev, 0, sizeof ev);
-        ev.graph = g;
-        ev.options = byoc_target_options(reg, t);
-        ev.noptions = t->noptions;
-        ev.part = nodes;
-        ev.npart = n;
-        ev.failed_clause = -1;
-        ev.pinputs = in;
-        ev.npinputs = nin;
-        ev.poutputs = out;
-        ev.npoutputs = nout;
-        if (!p->fn(&ev)) {
-            if (rule)
-                *rule = i;
-            if (clause)
-                *clause = ev.failed_clause;
-            held = 0;
-        }
-    }
+    int held = rules_eval(g, reg, t, nodes, n, in, nin, out, nout, rule, clause);
     free(sorted);
     free(in);
     free(out);
@@ -534,13 +583,19 @@ typedef struct wcand {
     uint64_t compkey;
 } wcand;
 
-/* Open addressing over indices into a wcand array, keyed by node set. */
+/* Open addressing over indices into a wcand array, keyed by node set.  A
+ * slot holds the index and the high half of the set's hash, so a probe
+ * rarely touches a set that is not the one sought (the sets are many and
+ * a miss in the slot array is the cost of a lookup). */
 typedef struct settab {
-    uint32_t *slots;        /* 0: empty, else 1 + index */
+    uint64_t *slots;        /* 0: empty, else tag << 32 | (1 + index) */
     size_t cap;
 } settab;
 
 static void settab_free(settab *t) { free(t->slots); }
+
+static uint64_t slot_tag(uint64_t h) { return h & 0xffffffff00000000ull; }
+static size_t slot_index(uint64_t slot) { return (size_t)(slot & 0xffffffffu) - 1; }
 
 static bool same_nodes(const wcand *c, const int *v, int n)
 {
@@ -553,15 +608,24 @@ static long settab_find(const settab *t, const wcand *all, const int *v, int n, 
 {
     size_t mask = t->cap - 1, i = (size_t)h & mask;
     for (; t->slots[i]; i = (i + 1) & mask) {
-        const wcand *c = &all[t->slots[i] - 1];
+        if (slot_tag(t->slots[i]) != slot_tag(h))
+            continue;
+        const wcand *c = &all[slot_index(t->slots[i])];
         if (c->hash == h && c->compkey == compkey && same_nodes(c, v, n))
-            return (long)t->slots[i] - 1;
+            return (long)slot_index(t->slots[i]);
     }
     *slot = i;
     return -1;
 }
 
-static void settab_grow(settab *t, const wcand *all, size_t count)
+static void settab_put(settab *t, size_t slot, uint64_t h, size_t index)
+{
+    t->slots[slot] = slot_tag(h) | (uint64_t)(index + 1);
+}
+
+/* Room for one more of count sets, whose hashes are all[k].hash or,
+ * without all, hashes[k]. */
+static void settab_grow_by(settab *t, const wcand *all, const uint64_t *hashes, size_t count)
 {
     if (t->cap && count * 2 < t->cap)
         return;
@@ -572,11 +636,17 @@ static void settab_grow(settab *t, const wcand *all, size_t count)
     t->slots = xcalloc(cap, sizeof *t->slots);
     t->cap = cap;
     for (size_t k = 0; k < count; k++) {
-        size_t i = (size_t)all[k].hash & (cap - 1);
+        uint64_t h = all ? all[k].hash : hashes[k];
+        size_t i = (size_t)h & (cap - 1);
         while (t->slots[i])
             i = (i + 1) & (cap - 1);
-        t->slots[i] = (uint32_t)k + 1;
+        settab_put(t, i, h, k);
     }
+}
+
+static void settab_grow(settab *t, const wcand *all, size_t count)
+{
+    settab_grow_by(t, all, NULL, count);
 }
 
 /* ---- the generation for one target ---------------------------------------- */
@@ -612,13 +682,20 @@ typedef struct gen {
     int **by_node;          /* per node: indices of pool sets containing it */
     int *by_node_n, *by_node_cap;
     int *combined_count;    /* per node: combined sets containing it */
-    settab emitted;         /* what this target emitted, by node set */
-    wcand *em;
-    size_t nem, emcap;
+    settab emitted;         /* what this target emitted, by node set: */
+    uint64_t *em_hash, *em_key;     /* its hashes and composite keys; the */
+    size_t nem, emcap, em_base;     /* nodes are candidate em_base + k's */
     int *buf, *buf2;        /* two node-sized buffers */
     uint32_t *stamp;        /* per pool set: the epoch that last listed it */
     size_t stamp_cap;
     uint32_t epoch;
+    int *ncalls_of, *depth_of;      /* per pool set, dense: what the rounds */
+    unsigned char *kind_of;         /* filter on (wcand is large) */
+    bool reference;         /* the straightforward region growth (tests) */
+    int nrules;             /* the target's partition rules */
+    int *io_in, *io_out;    /* a kernel's inputs and outputs, for them */
+    unsigned *iomark, iostamp;
+    int *ebuf;              /* emit's kernel after strip_glue */
 } gen;
 
 static void record_fail(gen *G, const int *v, int n, const byoc_pattern_decl *p, int clause)
@@ -642,6 +719,36 @@ static void record_rule_fail(gen *G, const int *v, int n, int rule, int clause)
 
 /* Whether the set (marked in scratch) may be a kernel on its own: exits,
  * taps and partition rules, with the reason counted. */
+/* bx_partition_rules_hold for the marked set v[0..n), with the inputs and
+ * outputs found through the marks into the generation's buffers: no
+ * allocation, no sorting, per candidate. */
+static bool rules_hold_marked(gen *G, const int *v, int n, int *rule, int *clause)
+{
+    const scratch *s = G->s;
+    if (++G->iostamp == 0) {
+        memset(G->iomark, 0, sizeof *G->iomark * (size_t)s->nnodes);
+        G->iostamp = 1;
+    }
+    int nin = 0, nout = 0;
+    for (int i = 0; i < n; i++) {
+        int x = v[i];
+        for (int k = 0; k < sc_nargs(s, x); k++) {
+            int a = sc_arg(s, x, k);
+            if (!marked(s, a) && G->iomark[a] != G->iostamp) {
+                G->iomark[a] = G->iostamp;
+                G->io_in[nin++] = a;
+            }
+        }
+        bool outside = sc_nuses(s, x) == 0;
+        for (int k = 0; k < sc_nuses(s, x) && !outside; k++)
+            outside = !marked(s, sc_use(s, x, k));
+        if (outside)
+            G->io_out[nout++] = x;
+    }
+    *rule = *clause = -1;
+    return rules_eval(G->g, G->reg, G->t, v, n, G->io_in, nin, G->io_out, nout, rule, clause);
+}
+
 static bool emittable(gen *G, const int *v, int n, bool count)
 {
     bx_cand_stats *st = &G->out->stats;
@@ -651,7 +758,7 @@ static bool emittable(gen *G, const int *v, int n, bool count)
         return false;
     }
     int rule, clause;
-    if (!bx_partition_rules_hold(G->g, G->reg, G->t, v, n, &rule, &clause)) {
+    if (G->nrules && !rules_hold_marked(G, v, n, &rule, &clause)) {
         st->rejected_partition_rule += count;
         record_rule_fail(G, v, n, rule, clause);
         return false;
@@ -670,7 +777,8 @@ static bool growable(gen *G, const int *v, int n, int *depth, int *ncalls, bool 
         st->rejected_nodes += count;
         return false;
     }
-    *depth = marked_depth(G->s, v, n);
+    /* depth is read by TVM's rounds and by a max_depth bound only */
+    *depth = G->tvm || G->max_depth > 0 ? marked_depth(G->s, v, n) : 0;
     if (G->max_depth > 0 && *depth > G->max_depth) {
         st->rejected_depth += count;
         return false;
@@ -692,31 +800,31 @@ static void emit_set(gen *G, const int *v, int n, const byoc_pattern_decl *named
      * composite name). */
     uint64_t h = hash_nodes(v, n) ^ ((uint64_t)(uintptr_t)named * 0x9e3779b97f4a7c15ull)
                  ^ compkey;
-    settab_grow(&G->emitted, G->em, G->nem);
+    bx_cand_set *S = G->out;
+    settab_grow_by(&G->emitted, NULL, G->em_hash, G->nem);
     size_t mask = G->emitted.cap - 1, slot = (size_t)h & mask;
     for (; G->emitted.slots[slot]; slot = (slot + 1) & mask) {
-        const wcand *c = &G->em[G->emitted.slots[slot] - 1];
-        if (c->hash == h && c->pattern == named && c->compkey == compkey
-            && same_nodes(c, v, n)) {
-            G->out->stats.duplicates++;
+        if (slot_tag(G->emitted.slots[slot]) != slot_tag(h))
+            continue;
+        size_t k = slot_index(G->emitted.slots[slot]);
+        const bx_cand *c = cand_at(S, G->em_base + k);
+        if (G->em_hash[k] == h && c->pattern == named && G->em_key[k] == compkey
+            && c->nnodes == n && memcmp(c->nodes, v, sizeof *v * (size_t)n) == 0) {
+            S->stats.duplicates++;
             return;
         }
     }
     if (G->nem == G->emcap) {
         G->emcap = G->emcap ? G->emcap * 2 : 64;
-        G->em = xrealloc(G->em, sizeof *G->em * G->emcap);
+        G->em_hash = xrealloc(G->em_hash, sizeof *G->em_hash * G->emcap);
+        G->em_key = xrealloc(G->em_key, sizeof *G->em_key * G->emcap);
     }
-    bx_arena *A = &G->out->arena;
+    bx_arena *A = &S->arena;
     int *nodes = bx_arena_memdup(A, v, sizeof *v * (size_t)n);
-    G->em[G->nem] = (wcand){.nodes = nodes, .n = n, .hash = h, .pattern = named,
-                            .compkey = compkey};
-    G->emitted.slots[slot] = (uint32_t)++G->nem;
-    bx_cand_set *S = G->out;
-    if (S->n == S->cap) {
-        S->cap = S->cap ? S->cap * 2 : 256;
-        S->cands = xrealloc(S->cands, sizeof *S->cands * S->cap);
-    }
-    bx_cand *c = &S->cands[S->n++];
+    G->em_hash[G->nem] = h;
+    G->em_key[G->nem] = compkey;
+    settab_put(&G->emitted, slot, h, G->nem++);
+    bx_cand *c = cand_new(S);
     memset(c, 0, sizeof *c);
     c->target = G->ti;
     c->nnodes = n;
@@ -760,6 +868,9 @@ static long pool_add(gen *G, const int *v, int n, int depth, int ncalls, bool ba
     if (G->n == G->cap) {
         G->cap = G->cap ? G->cap * 2 : 256;
         G->c = xrealloc(G->c, sizeof *G->c * G->cap);
+        G->ncalls_of = xrealloc(G->ncalls_of, sizeof *G->ncalls_of * G->cap);
+        G->depth_of = xrealloc(G->depth_of, sizeof *G->depth_of * G->cap);
+        G->kind_of = xrealloc(G->kind_of, G->cap);
     }
     int kind = BYOC_OPK_ELEMWISE;
     for (int i = 0; i < n; i++) {
@@ -771,7 +882,10 @@ static long pool_add(gen *G, const int *v, int n, int depth, int ncalls, bool ba
                  .n = n, .ncalls = ncalls, .depth = depth, .kind = kind, .hash = h,
                  .base = base, .pattern = p, .comps = comps, .ncomps = ncomps,
                  .compkey = compkey};
-    G->tab.slots[slot] = (uint32_t)G->n + 1;
+    settab_put(&G->tab, slot, h, G->n);
+    G->ncalls_of[G->n] = ncalls;
+    G->depth_of[G->n] = depth;
+    G->kind_of[G->n] = (unsigned char)kind;
     for (int i = 0; i < n; i++) {
         int x = v[i];
         if (G->by_node_n[x] == G->by_node_cap[x]) {
@@ -842,7 +956,7 @@ static bool single_result(gen *G, const int *v, int n, int root)
 static void emit(gen *G, const int *v, int n, const byoc_pattern_decl *named, int root,
                  const bx_comp *comps, int ncomps, uint64_t compkey)
 {
-    int *w = xcalloc((size_t)n, sizeof *w);
+    int *w = G->ebuf;
     int m = strip_glue(G, v, n, w);
     bx_cand_stats *st = &G->out->stats;
     if (m != n && !marked_convex(G->s, w, m))
@@ -851,7 +965,6 @@ static void emit(gen *G, const int *v, int n, const byoc_pattern_decl *named, in
         st->rejected_exits++;
     else if (emittable(G, w, m, true))
         emit_set(G, w, m, named, comps, ncomps, compkey);
-    free(w);
 }
 
 /* Under `fusion any`, a named pattern's match also joins the pool as a
@@ -1035,15 +1148,6 @@ static void add_singletons(gen *G)
 
 /* ---- combining ------------------------------------------------------------ */
 
-static bool disjoint(gen *G, const wcand *a, const wcand *b)
-{
-    mark_set(G->s, a->nodes, a->n);
-    for (int i = 0; i < b->n; i++)
-        if (marked(G->s, b->nodes[i]))
-            return false;
-    return true;
-}
-
 /* Merge sorted a and b (disjoint or not) into G->buf; returns the count. */
 static int merge_nodes(gen *G, const int *a, int na, const int *b, int nb)
 {
@@ -1103,12 +1207,28 @@ static int add_glue(gen *G, int n)
 static bool try_union(gen *G, size_t i, size_t j)
 {
     const wcand *a = &G->c[i], *b = &G->c[j];
-    if (!disjoint(G, a, b))
-        return false;
+    /* both are sets, so they are disjoint when merging keeps every node */
     int n = merge_nodes(G, a->nodes, a->n, b->nodes, b->n);
+    if (n != a->n + b->n)
+        return false;
     if (!G->tvm)
         n = add_glue(G, n);
     int depth, ncalls;
+    /* Most unions were found before (a set grows into the same union from
+     * many sides): look first, check after.  pool_add would count a
+     * duplicate once growable passed, and growable passes for every
+     * combined set in the pool (it was checked on the way in), so only a
+     * base set with these nodes needs the check. */
+    uint64_t compkey = a->compkey ^ b->compkey;
+    size_t slot;
+    long dup = G->tab.cap ? settab_find(&G->tab, G->c, G->buf, n, hash_nodes(G->buf, n) ^ compkey,
+                                        compkey, &slot)
+                          : -1;
+    if (dup >= 0) {
+        if (!G->c[dup].base || growable(G, G->buf, n, &depth, &ncalls, false))
+            G->out->stats.duplicates++;
+        return false;
+    }
     if (!growable(G, G->buf, n, &depth, &ncalls, false))
         return false;
     /* a and b are disjoint, so their composites are too */
@@ -1127,10 +1247,12 @@ static bool try_union(gen *G, size_t i, size_t j)
                 comps[k - 1] = t;
             }
     }
-    return pool_add(G, G->buf, n, depth, ncalls, false, NULL, comps, nc,
-                    a->compkey ^ b->compkey) >= 0;
+    return pool_add(G, G->buf, n, depth, ncalls, false, NULL, comps, nc, compkey) >= 0;
 }
 
+/* The pool sets containing a node some member of set i feeds directly
+ * (TVM: the downstream candidates whose entry is one of i's outputs), into
+ * out without repeats, in increasing order. */
 /* TVM's ByKindSimpleCombinerRules: does (upstream, downstream) fire? */
 static bool tvm_rule_fires(int up, int down)
 {
@@ -1139,10 +1261,26 @@ static bool tvm_rule_fires(int up, int down)
            || (up <= BYOC_OPK_INJECTIVE && down <= BYOC_OPK_INJECTIVE);
 }
 
-/* The pool sets containing a node some member of set i feeds directly
- * (TVM: the downstream candidates whose entry is one of i's outputs), into
- * out without repeats, in increasing order. */
-static void downstream_sets(gen *G, size_t i, node_list *out, bool glue, bool upstream_too)
+enum { PAIR_TVM, PAIR_ANY };
+
+/* Whether the round of kind mode would try set i with set j (made before
+ * `end`), read from the pool's dense per-set arrays: the filters of
+ * tvm_simple_round and any_round, applied before the sort. */
+static bool pair_wanted(const gen *G, size_t i, size_t j, int mode, size_t first_new, size_t end)
+{
+    if (j >= end)
+        return false; /* made in this round: the next round sees it */
+    if (mode == PAIR_TVM)
+        return !(G->bound > 0 && G->depth_of[i] + G->depth_of[j] > G->bound)
+               && tvm_rule_fires(G->kind_of[i], G->kind_of[j]);
+    if (j >= first_new && j < i)
+        return false; /* this pair was tried from j */
+    /* larger kernels come from the maximal regions */
+    return G->ncalls_of[i] + G->ncalls_of[j] <= G->bound;
+}
+
+static void downstream_sets(gen *G, size_t i, node_list *out, bool glue, bool upstream_too,
+                            int mode, size_t first_new, size_t end)
 {
     const wcand *a = &G->c[i];
     out->n = 0;
@@ -1178,11 +1316,13 @@ static void downstream_sets(gen *G, size_t i, node_list *out, bool glue, bool up
                 int y = hops[h];
                 if (y < 0)
                     continue;
-                for (int l = 0; l < G->by_node_n[y]; l++) {
+                /* a node's sets are listed in the order they were made */
+                for (int l = 0; l < G->by_node_n[y] && (size_t)G->by_node[y][l] < end; l++) {
                     int j = G->by_node[y][l];
                     if ((size_t)j != i && G->stamp[j] != G->epoch) {
                         G->stamp[j] = G->epoch;
-                        list_push(out, j);
+                        if (pair_wanted(G, i, (size_t)j, mode, first_new, end))
+                            list_push(out, j);
                     }
                 }
             }
@@ -1197,18 +1337,9 @@ static bool tvm_simple_round(gen *G, size_t first_new, size_t end, node_list *nb
 {
     bool added = false;
     for (size_t i = first_new; i < end; i++) {
-        downstream_sets(G, i, nb, false, false);
-        for (int k = 0; k < nb->n; k++) {
-            size_t j = (size_t)nb->v[k];
-            if (j >= end)
-                continue; /* made in this round: the next round sees it */
-            const wcand *up = &G->c[i], *down = &G->c[j];
-            if (G->bound > 0 && up->depth + down->depth > G->bound)
-                continue;
-            if (!tvm_rule_fires(up->kind, down->kind))
-                continue;
-            added |= try_union(G, i, j);
-        }
+        downstream_sets(G, i, nb, false, false, PAIR_TVM, first_new, end);
+        for (int k = 0; k < nb->n; k++)
+            added |= try_union(G, i, (size_t)nb->v[k]);
     }
     return added;
 }
@@ -1349,15 +1480,9 @@ static bool any_round(gen *G, size_t first_new, size_t end, node_list *nb)
 {
     bool added = false;
     for (size_t i = first_new; i < end; i++) {
-        downstream_sets(G, i, nb, true, true);
-        for (int k = 0; k < nb->n; k++) {
-            size_t j = (size_t)nb->v[k];
-            if (j >= end || (j >= first_new && j < i))
-                continue; /* later rounds, or this pair was tried from j */
-            if (G->c[i].ncalls + G->c[j].ncalls > G->bound)
-                continue; /* larger kernels come from the maximal regions */
-            added |= try_union(G, i, j);
-        }
+        downstream_sets(G, i, nb, true, true, PAIR_ANY, first_new, end);
+        for (int k = 0; k < nb->n; k++)
+            added |= try_union(G, i, (size_t)nb->v[k]);
     }
     return added;
 }
@@ -1383,15 +1508,551 @@ static void combine_rounds(gen *G)
 /* ---- maximal regions (`fusion any`) --------------------------------------- */
 
 /* The base sets joined greedily in the order of their last node: a set
- * joins the first region it reads from when the union stays convex and in
- * bounds; what cannot join starts a region.  The regions are the connected supported parts of the
- * graph, cut where convexity or the bounds demand. */
+ * joins the first region it reads from (a member's argument, or the first
+ * argument of a tuple or projection in between) when the union, with the
+ * glue add_glue takes between them, stays convex and in bounds; what
+ * cannot join starts a region.  The regions are the connected supported
+ * parts of the graph, cut where convexity or the bounds demand.
+ *
+ * Done naively, every join merges, re-glues and re-checks the whole
+ * region: quadratic in a chain that one region covers.  Each join here
+ * costs what it changes (the proof of each step is in doc/partitioner.md
+ * section 2):
+ *  - membership is a per-node region label (regions overlap only where
+ *    base sets or glue are shared: those pairs go to a small hash set),
+ *    and the node list is sorted once, at the end;
+ *  - convexity: the region R is convex and so is the base set b, so a
+ *    path that leaves R + b and comes back runs between R and the new
+ *    nodes N; a search forward from N's outside consumers (below the last
+ *    member) and backward from N's outside arguments (above the first)
+ *    finds it or proves there is none;
+ *  - glue: add_glue's scan over every member (ascending, each addition
+ *    seen by the members after it) can only add something at a member it
+ *    has not looked at since the marks near it changed: the new members,
+ *    the glue the last join added, and the members a new mark re-opens (a
+ *    member x, glue c it feeds, and a new mark on c's consumer or on the
+ *    consumer of a glue consumer of c).  Those are scanned, in ascending
+ *    order, with the same marks, so the result is the scan's;
+ *  - the greedy's owner labels are rewritten only where they change: a
+ *    region remembers the members another region took the label of;
+ *  - a region that refused b is not asked again for the same b (nothing
+ *    changed).
+ * The depth bound, when a target sets max_depth, is recomputed over the
+ * union (a new member can deepen old ones). */
+
 typedef struct region {
-    int *nodes;             /* ascending, malloc'd */
-    int n;
+    node_list nodes;        /* members, in the order they joined */
+    node_list pend;         /* members the glue scan looks at on the next join */
+    node_list stolen;       /* members whose owner label another region took */
+    int ncalls, first, last;
 } region;
 
-static bool region_join(gen *G, region *r, const int *v, int n)
+/* (region, node) memberships beyond each node's first region. */
+typedef struct pairset {
+    uint64_t *slots;        /* 0: empty, else key + 1 */
+    size_t cap, n;
+} pairset;
+
+static uint64_t pair_key(int r, int y) { return ((uint64_t)(uint32_t)r << 32 | (uint32_t)y) + 1; }
+
+static size_t pair_slot(uint64_t k, size_t mask)
+{
+    k ^= k >> 31;
+    k *= 0x7fb5d329728ea185ull;
+    k ^= k >> 27;
+    return (size_t)k & mask;
+}
+
+static bool pairset_has(const pairset *p, int r, int y)
+{
+    if (!p->cap)
+        return false;
+    uint64_t k = pair_key(r, y);
+    for (size_t i = pair_slot(k, p->cap - 1); p->slots[i]; i = (i + 1) & (p->cap - 1))
+        if (p->slots[i] == k)
+            return true;
+    return false;
+}
+
+static void pairset_add(pairset *p, int r, int y)
+{
+    if ((p->n + 1) * 2 > p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 64;
+        uint64_t *old = p->slots;
+        size_t oldcap = p->cap;
+        p->slots = xcalloc(cap, sizeof *p->slots);
+        p->cap = cap;
+        for (size_t i = 0; i < oldcap; i++)
+            if (old[i]) {
+                size_t j = pair_slot(old[i], cap - 1);
+                while (p->slots[j])
+                    j = (j + 1) & (cap - 1);
+                p->slots[j] = old[i];
+            }
+        free(old);
+    }
+    uint64_t k = pair_key(r, y);
+    size_t i = pair_slot(k, p->cap - 1);
+    for (; p->slots[i]; i = (i + 1) & (p->cap - 1))
+        if (p->slots[i] == k)
+            return;
+    p->slots[i] = k;
+    p->n++;
+}
+
+typedef struct rgen {
+    gen *G;
+    scratch *s;
+    region *rs;
+    int nr;
+    int *owner;             /* the greedy's label: region + 1, 0 none */
+    int *rid;               /* the first region holding the node, -1 none */
+    unsigned char *multi;   /* in more than one region: see more */
+    pairset more;
+    /* one join attempt: the region r, the nodes joining it (b's new ones,
+     * then glue), the glue scan's queue and the next pending list */
+    int r, cur, first, last;
+    unsigned *jmark, *qmark, *pmark, stamp;
+    node_list joined, heap, next;
+} rgen;
+
+static bool in_region(const rgen *X, int r, int y)
+{
+    return X->rid[y] == r || (X->multi[y] && pairset_has(&X->more, r, y));
+}
+
+/* In the union being tried: the region or a joining node. */
+static bool amark(const rgen *X, int y) { return X->jmark[y] == X->stamp || in_region(X, X->r, y); }
+
+static void heap_push(node_list *h, int x)
+{
+    list_push(h, x);
+    int i = h->n - 1;
+    while (i > 0 && h->v[(i - 1) / 2] > h->v[i]) {
+        int p = (i - 1) / 2, t = h->v[p];
+        h->v[p] = h->v[i];
+        h->v[i] = t;
+        i = p;
+    }
+}
+
+static int heap_pop(node_list *h)
+{
+    int top = h->v[0];
+    h->v[0] = h->v[--h->n];
+    for (int i = 0;;) {
+        int l = 2 * i + 1, r = l + 1, m = i;
+        if (l < h->n && h->v[l] < h->v[m])
+            m = l;
+        if (r < h->n && h->v[r] < h->v[m])
+            m = r;
+        if (m == i)
+            break;
+        int t = h->v[m];
+        h->v[m] = h->v[i];
+        h->v[i] = t;
+        i = m;
+    }
+    return top;
+}
+
+static void to_next(rgen *X, int x)
+{
+    if (X->pmark[x] != X->stamp) {
+        X->pmark[x] = X->stamp;
+        list_push(&X->next, x);
+    }
+}
+
+/* Member x may add glue now: scan it in this attempt if the scan has not
+ * passed it yet, else on the next join. */
+static void reopen(rgen *X, int x)
+{
+    if (!amark(X, x))
+        return;
+    if (X->qmark[x] == X->stamp) {  /* queued, scanned, or glue added now */
+        if (x <= X->cur)
+            to_next(X, x);
+        return;
+    }
+    if (x > X->cur) {
+        X->qmark[x] = X->stamp;
+        heap_push(&X->heap, x);
+    } else {
+        to_next(X, x);
+    }
+}
+
+/* y was just marked: the members whose glue scan it may change. */
+static void mark_event(rgen *X, int y)
+{
+    const scratch *s = X->s;
+    for (int i = 0; i < sc_nargs(s, y); i++) {
+        int a = sc_arg(s, y, i);
+        if (!sc_glue(s, a))
+            continue;
+        for (int j = 0; j < sc_nargs(s, a); j++) {
+            int c = sc_arg(s, a, j);
+            reopen(X, c);           /* a is glue c... feeds, y its consumer */
+            if (sc_glue(s, c))
+                for (int k = 0; k < sc_nargs(s, c); k++)
+                    reopen(X, sc_arg(s, c, k));     /* a the via glue */
+        }
+    }
+}
+
+static void join_node(rgen *X, int y)
+{
+    X->jmark[y] = X->stamp;
+    list_push(&X->joined, y);
+    if (y < X->first)
+        X->first = y;
+    if (y > X->last)
+        X->last = y;
+}
+
+static void add_glue_node(rgen *X, int y)
+{
+    join_node(X, y);
+    X->qmark[y] = X->stamp;     /* not scanned now: on the next join */
+    to_next(X, y);
+    mark_event(X, y);
+}
+
+/* add_glue's loop body at member x (see add_glue). */
+static void glue_scan(rgen *X, int x)
+{
+    const scratch *s = X->s;
+    for (int k = 0; k < sc_nuses(s, x); k++) {
+        int c = sc_use(s, x, k);
+        if (amark(X, c) || !sc_glue(s, c))
+            continue;
+        for (int j = 0; j < sc_nuses(s, c); j++) {
+            int d = sc_use(s, c, j);
+            bool via = false;
+            if (!amark(X, d) && sc_glue(s, d))
+                for (int l = 0; l < sc_nuses(s, d) && !via; l++)
+                    via = amark(X, sc_use(s, d, l));
+            if (via)
+                add_glue_node(X, d);
+            if (via || amark(X, d)) {
+                add_glue_node(X, c);
+                break;
+            }
+        }
+    }
+}
+
+/* Is R + joined convex, R being convex and the base set too? */
+static bool union_convex(rgen *X)
+{
+    scratch *s = X->s;
+    int sp = 0;
+    next_visit(s);
+    for (int i = 0; i < X->joined.n; i++) {
+        int y = X->joined.v[i];
+        for (int k = 0; k < sc_nuses(s, y); k++) {
+            int c = sc_use(s, y, k);
+            if (c > X->last)
+                break;
+            if (!amark(X, c) && s->seen[c] != s->vstamp) {
+                s->seen[c] = s->vstamp;
+                s->stack[sp++] = c;
+            }
+        }
+    }
+    while (sp > 0) {
+        int w = s->stack[--sp];
+        for (int k = 0; k < sc_nuses(s, w); k++) {
+            int c = sc_use(s, w, k);
+            if (c > X->last)
+                break;
+            if (amark(X, c))
+                return false;
+            if (s->seen[c] != s->vstamp) {
+                s->seen[c] = s->vstamp;
+                s->stack[sp++] = c;
+            }
+        }
+    }
+    next_visit(s);
+    for (int i = 0; i < X->joined.n; i++) {
+        int y = X->joined.v[i];
+        for (int k = 0; k < sc_nargs(s, y); k++) {
+            int a = sc_arg(s, y, k);
+            if (a > X->first && !amark(X, a) && s->seen[a] != s->vstamp) {
+                s->seen[a] = s->vstamp;
+                s->stack[sp++] = a;
+            }
+        }
+    }
+    while (sp > 0) {
+        int w = s->stack[--sp];
+        for (int k = 0; k < sc_nargs(s, w); k++) {
+            int a = sc_arg(s, w, k);
+            if (a < X->first)
+                continue;
+            if (amark(X, a))
+                return false;
+            if (s->seen[a] != s->vstamp) {
+                s->seen[a] = s->vstamp;
+                s->stack[sp++] = a;
+            }
+        }
+    }
+    return true;
+}
+
+/* Calls on the longest path inside R + joined. */
+static int union_depth(rgen *X)
+{
+    const region *R = &X->rs[X->r];
+    int n = R->nodes.n + X->joined.n;
+    int *v = xcalloc((size_t)n, sizeof *v);
+    memcpy(v, R->nodes.v, sizeof *v * (size_t)R->nodes.n);
+    memcpy(v + R->nodes.n, X->joined.v, sizeof *v * (size_t)X->joined.n);
+    sort_ints(v, (size_t)n);
+    int best = 0;
+    for (int i = 0; i < n; i++) {
+        int x = v[i], d = 0;
+        for (int k = 0; k < sc_nargs(X->s, x); k++) {
+            int a = sc_arg(X->s, x, k);
+            if (amark(X, a) && X->s->depth[a] > d)
+                d = X->s->depth[a];
+        }
+        X->s->depth[x] = d + (sc_call(X->s, x) ? 1 : 0);
+        if (X->s->depth[x] > best)
+            best = X->s->depth[x];
+    }
+    free(v);
+    return best;
+}
+
+static void new_stamp(rgen *X)
+{
+    if (++X->stamp == 0) {
+        size_t n = (size_t)X->s->nnodes;
+        memset(X->jmark, 0, n * sizeof *X->jmark);
+        memset(X->qmark, 0, n * sizeof *X->qmark);
+        memset(X->pmark, 0, n * sizeof *X->pmark);
+        X->stamp = 1;
+    }
+}
+
+static void add_member(rgen *X, int r, int y)
+{
+    if (X->rid[y] < 0) {
+        X->rid[y] = r;
+    } else {
+        X->multi[y] = 1;
+        pairset_add(&X->more, r, y);
+    }
+    list_push(&X->rs[r].nodes, y);
+}
+
+static void set_owner(rgen *X, int r, int y)
+{
+    int o = X->owner[y] - 1;
+    if (o == r)
+        return;
+    if (o >= 0)
+        list_push(&X->rs[o].stolen, y);
+    X->owner[y] = r + 1;
+}
+
+/* The greedy labels every member of region r with it after r changes;
+ * only the new members and those another region relabelled need it. */
+static void relabel(rgen *X, int r, const int *fresh, int n)
+{
+    for (int i = 0; i < n; i++)
+        set_owner(X, r, fresh[i]);
+    region *R = &X->rs[r];
+    for (int i = 0; i < R->stolen.n; i++)
+        set_owner(X, r, R->stolen.v[i]);
+    R->stolen.n = 0;
+}
+
+/* region_join, incrementally: does b join region r? */
+static bool region_try(rgen *X, int r, const wcand *b)
+{
+    gen *G = X->G;
+    region *R = &X->rs[r];
+    new_stamp(X);
+    X->r = r;
+    X->cur = -1;
+    X->first = R->first;
+    X->last = R->last;
+    X->joined.n = X->heap.n = X->next.n = 0;
+    int calls = R->ncalls;
+    for (int i = 0; i < b->n; i++)
+        if (!amark(X, b->nodes[i])) {
+            join_node(X, b->nodes[i]);
+            calls += sc_call(X->s, b->nodes[i]);
+        }
+    int nb = X->joined.n;
+    for (int i = 0; i < R->pend.n; i++)
+        reopen(X, R->pend.v[i]);
+    for (int i = 0; i < nb; i++)
+        reopen(X, X->joined.v[i]);
+    for (int i = 0; i < nb; i++)
+        mark_event(X, X->joined.v[i]);
+    while (X->heap.n > 0) {
+        X->cur = heap_pop(&X->heap);
+        glue_scan(X, X->cur);
+    }
+    if (G->max_nodes > 0 && calls > G->max_nodes)
+        return false;
+    if (G->max_depth > 0 && union_depth(X) > G->max_depth)
+        return false;
+    if (!union_convex(X))
+        return false;
+    for (int i = 0; i < X->joined.n; i++)
+        add_member(X, r, X->joined.v[i]);
+    R->ncalls = calls;
+    R->first = X->first;
+    R->last = X->last;
+    R->pend.n = 0;
+    for (int i = 0; i < X->next.n; i++)
+        list_push(&R->pend, X->next.v[i]);
+    relabel(X, r, X->joined.v, X->joined.n);
+    return true;
+}
+
+static int region_new(rgen *X, const wcand *b)
+{
+    int r = X->nr++;
+    region *R = &X->rs[r];
+    memset(R, 0, sizeof *R);
+    R->first = b->nodes[0];
+    R->last = b->nodes[b->n - 1];
+    for (int i = 0; i < b->n; i++) {
+        add_member(X, r, b->nodes[i]);
+        list_push(&R->pend, b->nodes[i]);   /* never glue-scanned yet */
+        R->ncalls += sc_call(X->s, b->nodes[i]);
+    }
+    relabel(X, r, b->nodes, b->n);
+    return r;
+}
+
+/* The base sets by (last node, first node, index). */
+static int cmp_by_last(const void *pa, const void *pb, const gen *G)
+{
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    const wcand *x = &G->c[a], *y = &G->c[b];
+    int lx = x->nodes[x->n - 1], ly = y->nodes[y->n - 1];
+    if (lx != ly)
+        return lx < ly ? -1 : 1;
+    if (x->nodes[0] != y->nodes[0])
+        return x->nodes[0] < y->nodes[0] ? -1 : 1;
+    return (a > b) - (a < b);
+}
+
+/* A merge sort (qsort has no context argument in C11). */
+static void sort_by_last(size_t *v, size_t *tmp, size_t n, const gen *G)
+{
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                tmp[k++] = cmp_by_last(&v[j], &v[i], G) < 0 ? v[j++] : v[i++];
+            while (i < mid)
+                tmp[k++] = v[i++];
+            while (j < hi)
+                tmp[k++] = v[j++];
+        }
+        memcpy(v, tmp, n * sizeof *v);
+    }
+}
+
+static void maximal_regions(gen *G, size_t nbase)
+{
+    if (nbase == 0)
+        return;
+    int nn = G->s->nnodes;
+    rgen X;
+    memset(&X, 0, sizeof X);
+    X.G = G;
+    X.s = G->s;
+    X.rs = xcalloc(nbase, sizeof *X.rs);
+    X.owner = xcalloc((size_t)nn, sizeof *X.owner);
+    X.rid = xcalloc((size_t)nn, sizeof *X.rid);
+    for (int i = 0; i < nn; i++)
+        X.rid[i] = -1;
+    X.multi = xcalloc((size_t)nn, 1);
+    X.jmark = xcalloc((size_t)nn, sizeof *X.jmark);
+    X.qmark = xcalloc((size_t)nn, sizeof *X.qmark);
+    X.pmark = xcalloc((size_t)nn, sizeof *X.pmark);
+    size_t *order = xcalloc(nbase, sizeof *order), *tmp = xcalloc(nbase, sizeof *tmp);
+    for (size_t i = 0; i < nbase; i++)
+        order[i] = i;
+    sort_by_last(order, tmp, nbase, G);
+    node_list refused = {0, 0, NULL};
+    for (size_t o = 0; o < nbase; o++) {
+        const wcand *b = &G->c[order[o]];
+        if (b->ncomps)
+            continue; /* regions of what the rules support, without composites */
+        int target = -1;
+        refused.n = 0;
+        for (int m = 0; m < b->n && target < 0; m++) {
+            int x = b->nodes[m];
+            for (int a = 0; a < sc_nargs(G->s, x) && target < 0; a++) {
+                int y = sc_arg(G->s, x, a);
+                if (!X.owner[y] && sc_glue(G->s, y) && sc_nargs(G->s, y) > 0)
+                    y = sc_arg(G->s, y, 0);
+                if (!X.owner[y])
+                    continue;
+                int r = X.owner[y] - 1;
+                bool tried = false;
+                for (int k = 0; k < refused.n && !tried; k++)
+                    tried = refused.v[k] == r;
+                if (tried)
+                    continue;
+                if (region_try(&X, r, b))
+                    target = r;
+                else
+                    list_push(&refused, r);
+            }
+        }
+        if (target < 0)
+            region_new(&X, b);
+    }
+    for (int r = 0; r < X.nr; r++) {
+        region *R = &X.rs[r];
+        sort_ints(R->nodes.v, (size_t)R->nodes.n);
+        int depth, ncalls;
+        if (growable(G, R->nodes.v, R->nodes.n, &depth, &ncalls, false) && ncalls > 0)
+            emit(G, R->nodes.v, R->nodes.n, NULL, -1, NULL, 0, 0);
+        free(R->nodes.v);
+        free(R->pend.v);
+        free(R->stolen.v);
+    }
+    free(refused.v);
+    free(order);
+    free(tmp);
+    free(X.rs);
+    free(X.owner);
+    free(X.rid);
+    free(X.multi);
+    free(X.jmark);
+    free(X.qmark);
+    free(X.pmark);
+    free(X.joined.v);
+    free(X.heap.v);
+    free(X.next.v);
+    free(X.more.slots);
+}
+
+
+/* The same regions the straightforward way, for the tests' comparisons
+ * (bx_cands_build_reference): every join merges the node lists, runs
+ * add_glue over the whole union and checks it whole. */
+typedef struct ref_region {
+    int *nodes;             /* ascending, malloc'd */
+    int n;
+} ref_region;
+
+static bool region_join(gen *G, ref_region *r, const int *v, int n)
 {
     int k = merge_nodes(G, r->nodes, r->n, v, n);
     k = add_glue(G, k);
@@ -1404,12 +2065,12 @@ static bool region_join(gen *G, region *r, const int *v, int n)
     return true;
 }
 
-static void maximal_regions(gen *G, size_t nbase)
+static void maximal_regions_reference(gen *G, size_t nbase)
 {
     if (nbase == 0)
         return;
     int nn = G->s->nnodes;
-    region *rs = xcalloc(nbase, sizeof *rs);
+    ref_region *rs = xcalloc(nbase, sizeof *rs);
     int nr = 0;
     int *owner = xcalloc((size_t)nn, sizeof *owner);   /* region + 1, 0: none */
     size_t *order = xcalloc(nbase, sizeof *order);
@@ -1496,6 +2157,7 @@ static void gen_init(gen *G, const byoc_graph *g, const byoc_registry *reg,
     G->bound = G->tvm && G->max_depth > 0 ? G->max_depth : b;
     G->cap_per_node = 4 * b;
     G->efficiency = byoc_target_efficiency(reg, t);
+    G->em_base = out->n;
     G->options = byoc_target_options(reg, t);
     bx_arena_init(&G->arena);
     int n = s->nnodes;
@@ -1505,6 +2167,13 @@ static void gen_init(gen *G, const byoc_graph *g, const byoc_registry *reg,
     G->combined_count = xcalloc((size_t)n, sizeof *G->combined_count);
     G->buf = xcalloc((size_t)n + 1, sizeof *G->buf);
     G->buf2 = xcalloc((size_t)n + 1, sizeof *G->buf2);
+    G->ebuf = xcalloc((size_t)n + 1, sizeof *G->ebuf);
+    G->nrules = byoc_target_partition_rule_count(reg, t);
+    if (G->nrules) {
+        G->io_in = xcalloc((size_t)n + 1, sizeof *G->io_in);
+        G->io_out = xcalloc((size_t)n + 1, sizeof *G->io_out);
+        G->iomark = xcalloc((size_t)n + 1, sizeof *G->iomark);
+    }
 }
 
 static void gen_free(gen *G)
@@ -1518,8 +2187,16 @@ static void gen_free(gen *G)
     free(G->stamp);
     free(G->buf);
     free(G->buf2);
+    free(G->ebuf);
+    free(G->io_in);
+    free(G->io_out);
+    free(G->iomark);
     free(G->c);
-    free(G->em);
+    free(G->ncalls_of);
+    free(G->depth_of);
+    free(G->kind_of);
+    free(G->em_hash);
+    free(G->em_key);
     settab_free(&G->tab);
     settab_free(&G->emitted);
     bx_arena_free(&G->arena);
@@ -1562,8 +2239,12 @@ static void gen_target(gen *G, const op_index *ix)
     if (G->fusion != BYOC_FUSION_NONE)
         combine_rounds(G);
     emit_pool(G);
-    if (G->fusion == BYOC_FUSION_ANY)
-        maximal_regions(G, nbase);
+    if (G->fusion == BYOC_FUSION_ANY) {
+        if (G->reference)
+            maximal_regions_reference(G, nbase);
+        else
+            maximal_regions(G, nbase);
+    }
 }
 
 /* ---- coverage --------------------------------------------------------------- */
@@ -1667,8 +2348,59 @@ static int cmp_cand(const void *pa, const void *pb)
     return 0;
 }
 
-int bx_cands_build(bx_cand_set *out, const byoc_graph *g, const byoc_registry *reg,
-                   const byoc_target_decl *const *targets, int ntargets, byoc_error *err)
+/* Sorting 48-byte candidates moved them around more than it compared
+ * them: sort small (key, candidate) pairs, the key the first three fields
+ * of cmp_cand's order, then permute once.  Stable on equal keys is not
+ * needed: no two candidates compare equal. */
+typedef struct cand_key {
+    uint64_t key;
+    const bx_cand *c;
+} cand_key;
+
+static int cmp_cand_key(const void *pa, const void *pb)
+{
+    const cand_key *a = pa, *b = pb;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return cmp_cand(a->c, b->c);
+}
+
+static void sort_cands(bx_cand_set *out)
+{
+    cand_key *k = xcalloc(out->n, sizeof *k);
+    /* (first node, target, size) packed 24 + 16 + 24 bits when they fit,
+     * else the first node alone (cmp_cand breaks the ties) */
+    bool narrow = true;
+    for (size_t i = 0; i < out->n && narrow; i++) {
+        const bx_cand *c = cand_at(out, i);
+        narrow = (uint32_t)c->nodes[0] <= 0xffffff && (uint32_t)c->target <= 0xffff
+                 && (uint32_t)c->nnodes <= 0xffffff;
+    }
+    for (size_t i = 0; i < out->n; i++) {
+        const bx_cand *c = cand_at(out, i);
+        uint64_t first = (uint32_t)c->nodes[0];
+        k[i].key = narrow ? first << 40 | (uint64_t)(uint32_t)c->target << 24
+                                | (uint32_t)c->nnodes
+                          : first;
+        k[i].c = c;
+    }
+    if (out->n > 1)
+        qsort(k, out->n, sizeof *k, cmp_cand_key);
+    out->cands = xcalloc(out->n, sizeof *out->cands);
+    for (size_t i = 0; i < out->n; i++)
+        out->cands[i] = *k[i].c;
+    out->cap = out->n;
+    free(k);
+    for (size_t i = 0; i < (out->n + BX_CHUNK - 1) >> BX_CHUNK_BITS; i++)
+        free(out->chunks[i]);
+    free(out->chunks);
+    out->chunks = NULL;
+    out->nchunks = 0;
+}
+
+static int cands_build(bx_cand_set *out, const byoc_graph *g, const byoc_registry *reg,
+                       const byoc_target_decl *const *targets, int ntargets, bool reference,
+                       byoc_error *err)
 {
     memset(out, 0, sizeof *out);
     bx_arena_init(&out->arena);
@@ -1684,12 +2416,11 @@ int bx_cands_build(bx_cand_set *out, const byoc_graph *g, const byoc_registry *r
     for (int ti = 0; ti < ntargets; ti++) {
         gen G;
         gen_init(&G, g, reg, targets[ti], ti, out, &s, w, covered);
+        G.reference = reference;
         gen_target(&G, &ix);
         gen_free(&G);
     }
-    /* Stable on equal keys is not needed: (target, nodes) is unique. */
-    if (out->n > 1)
-        qsort(out->cands, out->n, sizeof *out->cands, cmp_cand);
+    sort_cands(out);
     int rc = 0;
     for (int i = 0; i < nn && rc == 0; i++)
         if (is_call(g, i) && !covered[i]) {
@@ -1701,6 +2432,19 @@ int bx_cands_build(bx_cand_set *out, const byoc_graph *g, const byoc_registry *r
     index_free(&ix);
     scratch_free(&s);
     return rc;
+}
+
+int bx_cands_build(bx_cand_set *out, const byoc_graph *g, const byoc_registry *reg,
+                   const byoc_target_decl *const *targets, int ntargets, byoc_error *err)
+{
+    return cands_build(out, g, reg, targets, ntargets, false, err);
+}
+
+int bx_cands_build_reference(bx_cand_set *out, const byoc_graph *g, const byoc_registry *reg,
+                             const byoc_target_decl *const *targets, int ntargets,
+                             byoc_error *err)
+{
+    return cands_build(out, g, reg, targets, ntargets, true, err);
 }
 
 void bx_cands_free(bx_cand_set *s)

@@ -68,6 +68,8 @@ typedef struct bx_cand_set {
     bx_arena arena;             /* everything below lives here */
     bx_cand *cands;
     size_t n, cap;
+    bx_cand **chunks;           /* while building: cands in fixed chunks */
+    size_t nchunks;
     bx_cand_stats stats;
 } bx_cand_set;
 
@@ -82,6 +84,13 @@ typedef struct bx_cand_set {
 int bx_cands_build(bx_cand_set *out, const byoc_graph *g, const byoc_registry *reg,
                    const byoc_target_decl *const *targets, int ntargets, byoc_error *err);
 void bx_cands_free(bx_cand_set *s);
+
+/* The same set built with the straightforward (quadratic) growth of the
+ * maximal `fusion any` regions, which every join re-merges and re-checks
+ * whole: the reference the tests compare bx_cands_build with. */
+int bx_cands_build_reference(bx_cand_set *out, const byoc_graph *g, const byoc_registry *reg,
+                             const byoc_target_decl *const *targets, int ntargets,
+                             byoc_error *err);
 
 /* Is nodes[0..n) convex in g (no path leaves the set and comes back)? */
 int bx_convex(const byoc_graph *g, const int *nodes, int n);

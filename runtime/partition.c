@@ -1203,7 +1203,7 @@ void byoc_result_destroy(byoc_result *r)
  * consumers through non-members; reaching a member again means a path
  * leaves and re-enters.  Independent of cand.c on purpose. */
 static bool convex_set(const byoc_graph *g, const int *np, int part, int lo, int hi,
-                       char *mark, int *stack)
+                       char *mark, int *stack, int *visited)
 {
     int sp = 0;
     for (int v = lo; v <= hi; v++) {
@@ -1218,6 +1218,9 @@ static bool convex_set(const byoc_graph *g, const int *np, int part, int lo, int
         }
     }
     bool ok = true;
+    int nmarked = sp;   /* every node marked is in visited[0..nmarked) */
+    for (int k = 0; k < sp; k++)
+        visited[k] = stack[k];
     while (sp > 0 && ok) {
         int v = stack[--sp];
         for (int i = 0; i < byoc_node_consumer_count(g, v); i++) {
@@ -1229,9 +1232,14 @@ static bool convex_set(const byoc_graph *g, const int *np, int part, int lo, int
             if (w < hi && !mark[w]) {
                 mark[w] = 1;
                 stack[sp++] = w;
+                visited[nmarked++] = w;
             }
         }
     }
+    /* clear what was marked: a memset of the whole graph per partition
+     * made the checker quadratic in chains of small partitions */
+    for (int k = 0; k < nmarked; k++)
+        mark[visited[k]] = 0;
     return ok;
 }
 
@@ -1311,10 +1319,13 @@ const char *byoc_result_check(const byoc_result *r, char *buf, size_t size)
             }
         }
     }
+    memset(mark, 0, (size_t)n);
+    int *visited = malloc((size_t)(n ? n : 1) * sizeof *visited);
+    if (!visited)
+        bx_die("out of memory");
     for (int k = 0; k < r->npartitions && !why; k++) {
         const byoc_partition *p = &r->partitions[k];
-        memset(mark, 0, (size_t)n);
-        if (!convex_set(g, np, k, p->nodes[0], p->nodes[p->nnodes - 1], mark, stack)) {
+        if (!convex_set(g, np, k, p->nodes[0], p->nodes[p->nnodes - 1], mark, stack, visited)) {
             snprintf(buf, size, "partition %d (%s) is not convex", k, p->target->name);
             why = buf;
             break;
@@ -1326,6 +1337,7 @@ const char *byoc_result_check(const byoc_result *r, char *buf, size_t size)
             why = buf;
         }
     }
+    free(visited);
     double sum = r->transfer_cost;
     for (int k = 0; k < r->npartitions; k++)
         sum += r->partitions[k].cost;

@@ -577,3 +577,188 @@ double byoc_ev_fabs(byoc_eval *ev, double a)
     (void)ev;
     return a < 0 ? -a : a;
 }
+
+/* ---- pairs of a candidate's tensors ----------------------------------- */
+
+/* What a type-only body can see of a tensor: constness and type. */
+static bool same_class(const byoc_graph *g, byoc_tref a, byoc_tref b)
+{
+    if ((byoc_node_kind_of(g, a.node) == BYOC_N_CONST) != (byoc_node_kind_of(g, b.node) == BYOC_N_CONST))
+        return false;
+    const byoc_tensor_type *x = byoc_node_type(g, a.node, a.field);
+    const byoc_tensor_type *y = byoc_node_type(g, b.node, b.field);
+    if (!x || !y)
+        return !x && !y;
+    if (x->dtype != y->dtype || x->rank != y->rank)
+        return false;
+    for (int i = 0; i < x->rank; i++)
+        if (x->dims[i] != y->dims[i])
+            return false;
+    return true;
+}
+
+static uint64_t class_hash(const byoc_graph *g, byoc_tref t)
+{
+    uint64_t h = byoc_node_kind_of(g, t.node) == BYOC_N_CONST ? 0x9e3779b97f4a7c15ull : 1;
+    const byoc_tensor_type *ty = byoc_node_type(g, t.node, t.field);
+    if (ty) {
+        h = (h ^ (uint64_t)ty->dtype) * 0x100000001b3ull;
+        h = (h ^ (uint64_t)(int64_t)ty->rank) * 0x100000001b3ull;
+        for (int i = 0; i < ty->rank; i++)
+            h = (h ^ (uint64_t)ty->dims[i]) * 0x100000001b3ull;
+    }
+    return h ^ (h >> 29);
+}
+
+/* The nested loops as byocc wrote them before byoc_ev_all_pairs. */
+static bool pairs_literal(byoc_eval *ev, byoc_seq s, byoc_pair_fn *body)
+{
+    int64_t n = byoc_ev_seq_len(ev, s);
+    for (int64_t i = 0; i < n; i++) {
+        byoc_tref a = byoc_ev_seq_tensor(ev, s, i);
+        byoc_seq s2 = byoc_ev_seq_part(ev, s.kind);
+        int64_t n2 = byoc_ev_seq_len(ev, s2);
+        for (int64_t j = 0; j < n2; j++)
+            if (!body(ev, a, byoc_ev_seq_tensor(ev, s2, j)))
+                return false;
+    }
+    return true;
+}
+
+/* Outcome of body on one pair: bit 1 false, bit 2 undefined. */
+static unsigned char pair_outcome(byoc_eval *ev, byoc_pair_fn *body, byoc_tref a, byoc_tref b)
+{
+    int outer = ev->undef;
+    ev->undef = 0;
+    bool v = body(ev, a, b);
+    unsigned char o = (unsigned char)((v ? 0 : 1) | (ev->undef ? 2 : 0));
+    ev->undef = outer;
+    return o;
+}
+
+/* The loops visit (i, j) in order and stop at the first false pair; the
+ * undefined reads are those of the pairs up to it.  With elements in
+ * classes, the outcome of (i, j) depends only on their classes and on
+ * whether i == j, so per class pair it is computed once, and per row i
+ * the first false j and the first undefined j are minima over classes:
+ * O(n + classes^2) calls of nothing heavier than a hash. */
+bool byoc_ev_all_pairs(byoc_eval *ev, byoc_seq s, byoc_pair_fn *body)
+{
+    const int *given = s.kind == BYOC_SEQ_PINPUTS ? ev->pinputs
+                       : s.kind == BYOC_SEQ_POUTPUTS ? ev->poutputs
+                       : s.kind == BYOC_SEQ_NODES ? ev->part : NULL;
+    int64_t n = byoc_ev_seq_len(ev, s);
+    /* The elements must be at hand (the loops would then read no
+     * undefined value outside body) and valid nodes. */
+    bool fast = given && ev->graph && n > 0 && n <= INT32_MAX / 4;
+    for (int64_t i = 0; fast && i < n; i++)
+        fast = node_exists(ev, given[i]);
+    if (!fast)
+        return n <= 0 || pairs_literal(ev, s, body);
+    const byoc_graph *g = ev->graph;
+    size_t cap = 16;
+    while (cap < (size_t)n * 2)
+        cap *= 2;
+    /* Most candidates have a few inputs: no allocation for them (this runs
+     * for every candidate of a target with such a rule). */
+    enum { SMALL = 32 };
+    int slot_s[2 * SMALL], cls_s[SMALL], first_s[SMALL], second_s[SMALL];
+    unsigned char out_s[SMALL * SMALL + 1], diag_s[SMALL + 1];
+    int64_t ffalse_s[SMALL], fundef_s[SMALL];
+    bool small = n <= SMALL;
+    int *slot = small ? slot_s : malloc(cap * sizeof *slot);
+    int *cls = small ? cls_s : malloc((size_t)n * sizeof *cls);
+    int *first = small ? first_s : malloc((size_t)n * sizeof *first);
+    int *second = small ? second_s : malloc((size_t)n * sizeof *second);
+    if (!slot || !cls || !first || !second)
+        bx_die("out of memory");
+    for (size_t k = 0; k < cap; k++)
+        slot[k] = -1;
+    int nc = 0;
+    for (int64_t i = 0; i < n; i++) {
+        byoc_tref t = {given[i], -1};
+        size_t k = (size_t)class_hash(g, t) & (cap - 1);
+        for (; slot[k] >= 0; k = (k + 1) & (cap - 1)) {
+            byoc_tref r = {given[first[slot[k]]], -1};
+            if (same_class(g, t, r))
+                break;
+        }
+        if (slot[k] < 0) {
+            slot[k] = nc;
+            first[nc] = (int)i;
+            second[nc] = -1;
+            nc++;
+        } else if (second[slot[k]] < 0) {
+            second[slot[k]] = (int)i;
+        }
+        cls[i] = slot[k];
+    }
+    if (!small)
+        free(slot);
+    /* Too many classes for a table: the loops cost no more. */
+    if ((size_t)nc * (size_t)nc > (size_t)n * 16 + 4096) {
+        if (!small) {
+            free(cls);
+            free(first);
+            free(second);
+        }
+        return pairs_literal(ev, s, body);
+    }
+    /* out[c * nc + d]: a in c, b in d, a != b; diag[c]: a == b. */
+    unsigned char *out = small ? out_s : calloc((size_t)nc * (size_t)nc + 1, 1);
+    unsigned char *diag = small ? diag_s : calloc((size_t)nc + 1, 1);
+    /* per class c of a: the first b in another class whose pair is
+     * false, and the first whose pair reads an undefined value */
+    int64_t *ffalse = small ? ffalse_s : malloc((size_t)nc * sizeof *ffalse);
+    int64_t *fundef = small ? fundef_s : malloc((size_t)nc * sizeof *fundef);
+    if (!out || !diag || !ffalse || !fundef)
+        bx_die("out of memory");
+    for (int c = 0; c < nc; c++) {
+        byoc_tref a = {given[first[c]], -1};
+        diag[c] = pair_outcome(ev, body, a, a);
+        ffalse[c] = fundef[c] = n;
+        for (int d = 0; d < nc; d++) {
+            if (d == c && second[c] < 0)
+                continue;
+            byoc_tref b = {given[d == c ? second[c] : first[d]], -1};
+            unsigned char o = out[(size_t)c * (size_t)nc + (size_t)d] = pair_outcome(ev, body, a, b);
+            if (d != c && (o & 1) && first[d] < ffalse[c])
+                ffalse[c] = first[d];
+            if (d != c && (o & 2) && first[d] < fundef[c])
+                fundef[c] = first[d];
+        }
+    }
+    bool all = true, undef = false;
+    for (int64_t i = 0; i < n && all; i++) {
+        int c = cls[i];
+        /* the first other element of i's own class */
+        int64_t same = first[c] != i ? first[c] : second[c] >= 0 ? second[c] : n;
+        unsigned char so = same < n ? out[(size_t)c * (size_t)nc + (size_t)c] : 0;
+        int64_t jf = ffalse[c], ju = fundef[c];
+        if ((so & 1) && same < jf)
+            jf = same;
+        if ((so & 2) && same < ju)
+            ju = same;
+        if ((diag[c] & 1) && i < jf)
+            jf = i;
+        if ((diag[c] & 2) && i < ju)
+            ju = i;
+        /* the row runs to its first false pair, or to its end */
+        if (ju < n && ju <= jf)
+            undef = true;
+        if (jf < n)
+            all = false;
+    }
+    if (undef)
+        ev->undef = 1;
+    if (!small) {
+        free(out);
+        free(diag);
+        free(ffalse);
+        free(fundef);
+        free(cls);
+        free(first);
+        free(second);
+    }
+    return all;
+}

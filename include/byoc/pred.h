@@ -119,6 +119,17 @@ bool byoc_ev_in_str(const char *v, const char *const *set, int n);
 bool byoc_ev_in_dt(byoc_dtype v, const byoc_dtype *set, int n);
 /* Partition rules: does the candidate contain a call of one of ops? */
 int64_t byoc_ev_count_ops(byoc_eval *ev, const char *const *ops, int n);
+
+/* all(a in s: all(b in s: body(a, b))) for a sequence of the candidate
+ * (inputs(), outputs(), its nodes), where body reads a and b only through
+ * their types and constness and by comparing them with each other: byocc
+ * emits this for such rules ("all inputs share one batch size").  Elements
+ * of equal type and constness are interchangeable there, so body runs once
+ * per pair of such classes, not per pair of elements; the result and
+ * ev->undef are those of the nested loops, which stop at the first false
+ * pair in order. */
+typedef bool byoc_pair_fn(byoc_eval *ev, byoc_tref a, byoc_tref b);
+bool byoc_ev_all_pairs(byoc_eval *ev, byoc_seq s, byoc_pair_fn *body);
 /* Checked arithmetic: division by zero is undefined, not a crash. */
 int64_t byoc_ev_div(byoc_eval *ev, int64_t a, int64_t b);
 int64_t byoc_ev_mod(byoc_eval *ev, int64_t a, int64_t b);
