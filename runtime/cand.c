@@ -61,7 +61,7 @@ static void *xrealloc(void *p, size_t size)
 {
     void *q = realloc(p, size ? size : 1);
     if (!q)
-        bx_die("out of memory");
+        bx_oom();
     return q;
 }
 
@@ -69,7 +69,7 @@ static void *xcalloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size ? size : 1);
     if (!p)
-        bx_die("out of memory");
+        bx_oom();
     return p;
 }
 

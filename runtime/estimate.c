@@ -76,7 +76,7 @@ static void sb_put(bx_strbuf *b, const char *s, size_t n)
             cap *= 2;
         char *p = realloc(b->s, cap);
         if (!p)
-            bx_die("out of memory");
+            bx_oom();
         b->s = p;
         b->cap = cap;
     }
@@ -112,7 +112,7 @@ static void sb_value(bx_strbuf *b, const byoc_value *v)
     }
     char *big = malloc(n + 1);
     if (!big)
-        bx_die("out of memory");
+        bx_oom();
     byoc_value_format(v, big, n + 1);
     sb_put(b, big, n);
     free(big);
@@ -158,7 +158,7 @@ static void *xcalloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size);
     if (!p)
-        bx_die("out of memory");
+        bx_oom();
     return p;
 }
 
@@ -720,7 +720,7 @@ static int parse_seconds(const char *s, double *out, const char **why)
         size_t n = strlen(s), dpl = strlen(dp);
         char *buf = malloc(n + dpl + 1), *w = buf;
         if (!buf)
-            bx_die("out of memory");
+            bx_oom();
         for (const char *c = s; *c; c++) {
             if (*c == '.') {
                 memcpy(w, dp, dpl);

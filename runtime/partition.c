@@ -166,7 +166,7 @@ int bx_select_targets(const byoc_registry *reg, const byoc_partition_options *o,
     int total = byoc_registry_target_count(reg);
     const byoc_target_decl **v = calloc((size_t)total * 2 + 2, sizeof *v);
     if (!v)
-        bx_die("out of memory");
+        bx_oom();
     int n = 0;
     if (o->strategy == BYOC_SEARCH_SINGLE) {
         if (!o->single || !*o->single) {
@@ -300,7 +300,7 @@ void bx_edge_acc_add(bx_edge_acc *acc, uint32_t from, int field, double bytes)
         acc->field = realloc(acc->field, acc->cap * sizeof *acc->field);
         acc->bytes = realloc(acc->bytes, acc->cap * sizeof *acc->bytes);
         if (!acc->from || !acc->field || !acc->bytes)
-            bx_die("out of memory");
+            bx_oom();
     }
     acc->from[acc->n] = from;
     acc->field[acc->n] = field;
@@ -359,7 +359,7 @@ static void readiness_order(bx_pmap *pm)
     int *stack = malloc(sz * sizeof *stack);
     int *ready = malloc(sz * sizeof *ready);
     if (!height || !missing || !mark || !stack || !ready)
-        bx_die("out of memory");
+        bx_oom();
     /* Array order is topological (graph.h), so consumers come later. */
     for (int i = n; i-- > 0;) {
         int h = 0;
@@ -376,7 +376,7 @@ static void readiness_order(bx_pmap *pm)
      * are numbered instead right before the first node that reads them. */
     char *konst = calloc(sz, 1);
     if (!konst)
-        bx_die("out of memory");
+        bx_oom();
     for (int i = 0; i < n; i++) {
         byoc_node_kind k = byoc_node_kind_of(g, i);
         if (k == BYOC_N_CONST) {
@@ -413,7 +413,7 @@ static void readiness_order(bx_pmap *pm)
     int *kstack = malloc(sz * sizeof *kstack), *kargi = malloc(sz * sizeof *kargi);
     char *done = calloc(sz, 1);
     if (!kstack || !kargi || !done)
-        bx_die("out of memory");
+        bx_oom();
     while (sp > 0) {
         int x = stack[--sp];
         int ksp = 0;
@@ -523,7 +523,7 @@ static void output_order(bx_pmap *pm)
     int *stack = malloc(sz * sizeof *stack);
     int *argi = malloc(sz * sizeof *argi);
     if (!seen || !stack || !argi)
-        bx_die("out of memory");
+        bx_oom();
     if (byoc_graph_output(g) >= 0)
         output_walk(pm, byoc_graph_output(g), seen, stack, argi);
     for (int i = 0; i < n; i++)
@@ -575,7 +575,7 @@ void bx_pmap_init(bx_pmap *pm, const byoc_graph *g, const bx_cand_set *cs)
     pm->index = malloc(sz * sizeof *pm->index);
     pm->calls = malloc(sz * sizeof *pm->calls);
     if (!pm->index || !pm->calls)
-        bx_die("out of memory");
+        bx_oom();
     for (int i = 0; i < n; i++)
         pm->index[i] = UINT32_MAX;
     pm->ncalls = 0;
@@ -587,7 +587,7 @@ void bx_pmap_init(bx_pmap *pm, const byoc_graph *g, const bx_cand_set *cs)
     pm->index = malloc(sz * sizeof *pm->index);
     pm->calls = malloc(sz * sizeof *pm->calls);
     if (!pm->index || !pm->calls)
-        bx_die("out of memory");
+        bx_oom();
     for (int i = 0; i < n; i++)
         pm->index[i] = UINT32_MAX;
     pm->ncalls = 0;
@@ -649,7 +649,7 @@ static void pmap_call_edges(bx_pmap *pm)
                 pm->eto = realloc(pm->eto, cap * sizeof *pm->eto);
                 pm->ebytes = realloc(pm->ebytes, cap * sizeof *pm->ebytes);
                 if (!pm->efrom || !pm->eto || !pm->ebytes)
-                    bx_die("out of memory");
+                    bx_oom();
             }
             pm->efrom[pm->nedges] = acc.from[e];
             pm->eto[pm->nedges] = (uint32_t)c;
@@ -680,7 +680,7 @@ static void label_edges_build(const bx_pmap *pm, const int *label, label_edges *
     le->from = malloc((pm->nedges ? pm->nedges : 1) * sizeof *le->from);
     le->to = malloc((pm->nedges ? pm->nedges : 1) * sizeof *le->to);
     if (!le->from || !le->to)
-        bx_die("out of memory");
+        bx_oom();
     le->n = 0;
     for (size_t e = 0; e < pm->nedges; e++) {
         int a = label[pm->efrom[e]], b = label[pm->eto[e]];
@@ -759,7 +759,7 @@ int bx_session_open(bx_session *s, const byoc_graph *g, const byoc_partition_opt
     s->est = bx_estimator_create(g, o->table, o->cost_fn, o->cost_ctx);
     s->costs = malloc((s->cands.n ? s->cands.n : 1) * sizeof *s->costs);
     if (!s->costs)
-        bx_die("out of memory");
+        bx_oom();
     for (size_t i = 0; i < s->cands.n; i++) {
         const bx_cand *c = &s->cands.cands[i];
         const byoc_target_decl *t = s->targets[c->target];
@@ -794,7 +794,7 @@ static bx_search_problem *make_problem(bx_session *s, const bool *use)
     set_links(reg, p);
     uint32_t *buf = malloc((s->pmap.ncalls ? s->pmap.ncalls : 1) * sizeof *buf);
     if (!buf)
-        bx_die("out of memory");
+        bx_oom();
     for (size_t i = 0; i < s->cands.n; i++) {
         if (use && !use[i])
             continue;
@@ -841,14 +841,14 @@ static bool contracted_acyclic(const bx_session *s, const int *label, int nlabel
     size_t *start = calloc((size_t)nlabels + 2, sizeof *start);
     int *queue = malloc((size_t)(nlabels ? nlabels : 1) * sizeof *queue);
     if (!indeg || !start || !queue)
-        bx_die("out of memory");
+        bx_oom();
     label_edges le;
     label_edges_build(&s->pmap, label, &le, indeg);
     /* Kahn's algorithm on labels, over adjacency lists by source. */
     int *adj = malloc((le.n ? le.n : 1) * sizeof *adj);
     size_t *fill = calloc((size_t)nlabels + 1, sizeof *fill);
     if (!adj || !fill)
-        bx_die("out of memory");
+        bx_oom();
     for (size_t e = 0; e < le.n; e++)
         start[le.from[e] + 1]++;
     for (int i = 0; i < nlabels; i++)
@@ -885,7 +885,7 @@ static void greedy_choose(bx_session *s, bool *use)
     greedy_order *order = malloc((s->cands.n ? s->cands.n : 1) * sizeof *order);
     bool *taken = calloc(ncalls ? ncalls : 1, 1);
     if (!label || !order || !taken)
-        bx_die("out of memory");
+        bx_oom();
     for (size_t c = 0; c < ncalls; c++)
         label[c] = (int)c;
     int nlabels = (int)ncalls;
@@ -920,7 +920,7 @@ static void greedy_choose(bx_session *s, bool *use)
             /* Tentatively contract c to a new label. */
             int *saved = malloc((size_t)c->nnodes * sizeof *saved);
             if (!saved)
-                bx_die("out of memory");
+                bx_oom();
             for (int j = 0; j < c->nnodes; j++) {
                 uint32_t x = s->pmap.index[c->nodes[j]];
                 saved[j] = x == UINT32_MAX ? -1 : label[x];
@@ -973,7 +973,7 @@ static bool execution_order(const bx_session *s, const size_t *chosen, size_t n,
     int *label = malloc((pm->ncalls ? pm->ncalls : 1) * sizeof *label);
     int *first = malloc((n ? n : 1) * sizeof *first);
     if (!label || !first)
-        bx_die("out of memory");
+        bx_oom();
     for (size_t k = 0; k < n; k++) {
         const bx_cand *c = &s->cands.cands[chosen[k]];
         first[k] = INT32_MAX;
@@ -988,12 +988,12 @@ static bool execution_order(const bx_session *s, const size_t *chosen, size_t n,
     }
     size_t *indeg = calloc(n ? n : 1, sizeof *indeg);
     if (!indeg)
-        bx_die("out of memory");
+        bx_oom();
     label_edges le;
     label_edges_build(pm, label, &le, indeg);
     bool *done = calloc(n ? n : 1, 1);
     if (!done)
-        bx_die("out of memory");
+        bx_oom();
     size_t placed = 0;
     /* n is the number of partitions (hundreds at most in practice): a
      * quadratic selection of the ready one with the lowest first node
@@ -1024,7 +1024,7 @@ static byoc_result *make_result(bx_session *s, const char *strategy, const size_
 {
     byoc_result_impl *ri = calloc(1, sizeof *ri);
     if (!ri)
-        bx_die("out of memory");
+        bx_oom();
     bx_arena_init(&ri->arena);
     bx_arena *a = &ri->arena;
     byoc_result *r = &ri->pub;
@@ -1037,7 +1037,7 @@ static byoc_result *make_result(bx_session *s, const char *strategy, const size_
 
     size_t *ordered = malloc((n ? n : 1) * sizeof *ordered);
     if (!ordered)
-        bx_die("out of memory");
+        bx_oom();
     if (!execution_order(s, chosen, n, ordered)) {
         free(ordered);
         bx_error_set(err, NULL, 0, 0, "internal error: the chosen partitions form a cycle");
@@ -1133,7 +1133,7 @@ byoc_result *bx_session_run(bx_session *s, const char *strategy, const bool *use
     }
     size_t *chosen = malloc((sr->nchosen ? sr->nchosen : 1) * sizeof *chosen);
     if (!chosen)
-        bx_die("out of memory");
+        bx_oom();
     for (size_t k = 0; k < sr->nchosen; k++)
         chosen[k] = (size_t)bx_search_candidate_id(p, sr->chosen[k]);
     byoc_result *r = make_result(s, strategy, chosen, sr->nchosen, sr, err);
@@ -1156,7 +1156,7 @@ byoc_result *bx_session_run(bx_session *s, const char *strategy, const bool *use
     return r;
 }
 
-byoc_result *byoc_partition_graph(const byoc_graph *g, const byoc_partition_options *o,
+static byoc_result *byoc_partition_graph_unguarded(const byoc_graph *g, const byoc_partition_options *o,
                                   byoc_error *err)
 {
     bx_session s;
@@ -1175,7 +1175,7 @@ byoc_result *byoc_partition_graph(const byoc_graph *g, const byoc_partition_opti
     case BYOC_SEARCH_GREEDY: {
         bool *use = calloc(s.cands.n ? s.cands.n : 1, 1);
         if (!use)
-            bx_die("out of memory");
+            bx_oom();
         greedy_choose(&s, use);
         r = bx_session_run(&s, "greedy", use, err);
         if (r)
@@ -1186,6 +1186,16 @@ byoc_result *byoc_partition_graph(const byoc_graph *g, const byoc_partition_opti
     }
     bx_session_close(&s);
     return r;
+}
+
+byoc_result *byoc_partition_graph(const byoc_graph *g, const byoc_partition_options *o,
+                                  byoc_error *err)
+{
+    bx_oom_guard guard;
+    BX_OOM_GUARD(&guard, err, NULL);
+    byoc_result *result = byoc_partition_graph_unguarded(g, o, err);
+    bx_oom_close(&guard);
+    return result;
 }
 
 void byoc_result_destroy(byoc_result *r)
@@ -1252,7 +1262,7 @@ const char *byoc_result_check(const byoc_result *r, char *buf, size_t size)
     char *mark = malloc((size_t)(n ? n : 1));
     int *stack = malloc((size_t)(n ? n : 1) * sizeof *stack);
     if (!np || !mark || !stack)
-        bx_die("out of memory");
+        bx_oom();
     const char *why = NULL;
     for (int i = 0; i < n; i++)
         np[i] = -1;
@@ -1322,7 +1332,7 @@ const char *byoc_result_check(const byoc_result *r, char *buf, size_t size)
     memset(mark, 0, (size_t)n);
     int *visited = malloc((size_t)(n ? n : 1) * sizeof *visited);
     if (!visited)
-        bx_die("out of memory");
+        bx_oom();
     for (int k = 0; k < r->npartitions && !why; k++) {
         const byoc_partition *p = &r->partitions[k];
         if (!convex_set(g, np, k, p->nodes[0], p->nodes[p->nnodes - 1], mark, stack, visited)) {
@@ -1353,7 +1363,7 @@ const char *byoc_result_check(const byoc_result *r, char *buf, size_t size)
 
 /* ---- kernels for measuring ----------------------------------------------- */
 
-int byoc_write_kernels(const byoc_graph *g, const byoc_partition_options *o, FILE *f,
+static int byoc_write_kernels_unguarded(const byoc_graph *g, const byoc_partition_options *o, FILE *f,
                        byoc_error *err)
 {
     bx_session s;
@@ -1395,3 +1405,14 @@ int byoc_write_kernels(const byoc_graph *g, const byoc_partition_options *o, FIL
     }
     return 0;
 }
+
+int byoc_write_kernels(const byoc_graph *g, const byoc_partition_options *o, FILE *f,
+                       byoc_error *err)
+{
+    bx_oom_guard guard;
+    BX_OOM_GUARD(&guard, err, -1);
+    int result = byoc_write_kernels_unguarded(g, o, f, err);
+    bx_oom_close(&guard);
+    return result;
+}
+

@@ -284,7 +284,7 @@ static int64_t part_tensors(byoc_eval *ev, byoc_seq_kind kind, int64_t want, byo
      * by a non-member, bit 8 used at all. */
     unsigned char *mark = calloc((size_t)n + 1, 1);
     if (!mark)
-        bx_die("out of memory");
+        bx_oom();
     for (int i = 0; i < ev->npart; i++) {
         if (node_exists(ev, ev->part[i]))
             mark[ev->part[i]] |= 1;
@@ -671,7 +671,7 @@ bool byoc_ev_all_pairs(byoc_eval *ev, byoc_seq s, byoc_pair_fn *body)
     int *first = small ? first_s : malloc((size_t)n * sizeof *first);
     int *second = small ? second_s : malloc((size_t)n * sizeof *second);
     if (!slot || !cls || !first || !second)
-        bx_die("out of memory");
+        bx_oom();
     for (size_t k = 0; k < cap; k++)
         slot[k] = -1;
     int nc = 0;
@@ -712,7 +712,7 @@ bool byoc_ev_all_pairs(byoc_eval *ev, byoc_seq s, byoc_pair_fn *body)
     int64_t *ffalse = small ? ffalse_s : malloc((size_t)nc * sizeof *ffalse);
     int64_t *fundef = small ? fundef_s : malloc((size_t)nc * sizeof *fundef);
     if (!out || !diag || !ffalse || !fundef)
-        bx_die("out of memory");
+        bx_oom();
     for (int c = 0; c < nc; c++) {
         byoc_tref a = {given[first[c]], -1};
         diag[c] = pair_outcome(ev, body, a, a);
