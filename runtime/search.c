@@ -280,7 +280,7 @@ typedef struct bx_adj {
 
 /* A state's key is an array of 64-bit words:
  *   v, nw, the nw words of P from word v/64 on,
- *   k, the k kept partitions' shape numbers in increasing order,
+ *   fw, then fw words of footprints (see fp_step),
  *   and with transfers: nb, then nb words (node << 32 | device), by node. */
 typedef struct bx_state {
     const uint64_t *key;    /* in search.keys: never moves */
@@ -321,9 +321,6 @@ typedef struct search {
     uint32_t *rmark, rstamp, *rqueue;   /* reachability past the band */
     /* the usable candidates */
     uint32_t *boff, *bucket;    /* by lowest node, in the caller's order */
-    uint32_t *shape;            /* candidate -> number of its node set */
-    const bx_cand **shapes;     /* shape number -> a candidate with that set */
-    uint32_t nshapes;
     /* The A* bound (see bound_tables): for each v, the sum over u >= v of
      * m_v(u) (fin) and how many u >= v have no candidate starting at v or
      * later (ninf); for each u, the steps of m_v(u). */
@@ -360,7 +357,7 @@ typedef struct search {
     size_t fpbufcap;
     uint32_t *nl;                   /* a step's new footprints' nodes */
     size_t nlcap;
-    struct fp_new *fn;              /* ... and the footprints */
+    struct fp_new *fn, *fnm;        /* ... and the footprints, merged */
     size_t fncap;
     uint32_t *ord, *ord2;           /* ... in key order, and scratch */
     uint32_t *mark2, stamp2;
@@ -444,10 +441,12 @@ static void search_free(search *s)
     free(s->slots);
     free(s->gslots);
     free(s->key);
+    free(s->gkey);
     free(s->fpv);
     free(s->fpbuf);
     free(s->nl);
     free(s->fn);
+    free(s->fnm);
     free(s->ord);
     free(s->ord2);
     free(s->trail);
@@ -608,14 +607,6 @@ static bool convex(const search *s, const bx_cand *c, uint8_t *mark)
     return ok;
 }
 
-static uint64_t shape_hash(const bx_cand *c)
-{
-    uint64_t h = 0x9e3779b97f4a7c15u * (c->k + 1);
-    for (uint32_t i = 0; i < c->k; i++)
-        h = (h ^ c->nodes[i]) * 0x100000001b3u;
-    return h ^ (h >> 29);
-}
-
 /* The A* bound.  A completion from a state whose lowest unplaced node is v
  * uses only candidates whose lowest node is v or later (every node below v
  * is placed), so each unplaced node u pays at least
@@ -636,11 +627,24 @@ static uint64_t shape_hash(const bx_cand *c)
  * placed nodes of its window.  For that, each node keeps the steps of
  * m_v(u) as v falls (rv, rval from roff[u]: the sweep position of each
  * decrease and the new value), which are at most its candidates. */
+/* *sum += x with Neumaier's compensation in *comp: the running sums below
+ * take a million updates, and plain rounding could lift the bound above a
+ * true cost. */
+static void add_exact(double *sum, double *comp, double x)
+{
+    double t = *sum + x;
+    if (fabs(*sum) >= fabs(x))
+        *comp += (*sum - t) + x;
+    else
+        *comp += (x - t) + *sum;
+    *sum = t;
+}
+
 static void bound_sweep(search *s, double *cur, bool fill, size_t *at)
 {
     const bx_search_problem *p = s->p;
     uint32_t n = s->n;
-    double fin = 0;
+    double fin = 0, comp = 0;
     uint32_t ninf = 0;
     for (uint32_t x = 0; x < n; x++)
         cur[x] = INFINITY;
@@ -657,9 +661,9 @@ static void bound_sweep(search *s, double *cur, bool fill, size_t *at)
                              (fill ? s->rv[at[u] - 1] == v : false);
                 if (isinf(cur[u])) {
                     ninf--;
-                    fin += share;
+                    add_exact(&fin, &comp, share);
                 } else {
-                    fin -= cur[u] - share;
+                    add_exact(&fin, &comp, -(cur[u] - share));
                 }
                 cur[u] = share;
                 /* One step per (node, sweep position): the last, least. */
@@ -678,7 +682,7 @@ static void bound_sweep(search *s, double *cur, bool fill, size_t *at)
             }
         }
         if (fill) {
-            s->tfin[v] = fin;
+            s->tfin[v] = fin + comp;
             s->tinf[v] = ninf;
         }
     }
@@ -750,8 +754,8 @@ static double bound(const search *s, uint32_t v2, const uint64_t *w, uint32_t nw
     return fin > 0 ? fin : 0;
 }
 
-/* Keep the usable candidates, bucket them by lowest node, number their
- * node sets and work out the A* bound.  Returns false with r->error set when
+/* Keep the usable candidates, bucket them by lowest node and work out the
+ * A* bound.  Returns false with r->error set when
  * some node is in no usable candidate. */
 static bool prepare_candidates(search *s)
 {
@@ -796,32 +800,14 @@ static bool prepare_candidates(search *s)
         s->boff[x + 1] += s->boff[x];
     }
 
-    /* Buckets, and shape numbers through a small open-addressing table. */
+    /* Buckets, in the caller's order. */
     s->bucket = NEWN(s, uint32_t, s->boff[n]);
-    s->shape = NEWN(s, uint32_t, p->ncands);
-    s->shapes = NEWN(s, const bx_cand *, s->boff[n]);
     uint32_t *fill = NEWN(s, uint32_t, n);
-    size_t tcap = 16;
-    while (tcap < 2 * (size_t)s->boff[n])
-        tcap *= 2;
-    uint32_t *table = NEWN(s, uint32_t, tcap);
     for (size_t i = 0; i < p->ncands; i++) {
         if (!usable[i])
             continue;
         const bx_cand *c = &p->cands[i];
         s->bucket[s->boff[c->nodes[0]] + fill[c->nodes[0]]++] = (uint32_t)i;
-        size_t slot = shape_hash(c) & (tcap - 1);
-        for (;; slot = (slot + 1) & (tcap - 1)) {
-            if (!table[slot]) {
-                s->shapes[s->nshapes] = c;
-                table[slot] = ++s->nshapes;
-                break;
-            }
-            const bx_cand *o = s->shapes[table[slot] - 1];
-            if (o->k == c->k && !memcmp(o->nodes, c->nodes, c->k * sizeof(uint32_t)))
-                break;
-        }
-        s->shape[i] = table[slot] - 1;
     }
     bound_tables(s);
     return true;
@@ -851,7 +837,7 @@ static void prepare(search *s)
      * placed partition and one word per placed node. */
     s->keycap = 4 + nw + 1 + 2 * (size_t)s->n;
     s->key = s_calloc(s, s->keycap, sizeof(uint64_t));
-    s->gkey = NEWN(s, uint64_t, 4 + nw + 1 + 2 * (size_t)s->n);
+    s->gkey = s_calloc(s, s->keycap, sizeof(uint64_t));
     s->tw = NEWN(s, uint64_t, nw + 1);
     s->devof = NEWN(s, uint32_t, s->n);
     s->mark = NEWN(s, uint32_t, s->n);
@@ -885,6 +871,8 @@ static void reset_states(search *s)
 static void rehash(search *s)
 {
     size_t cap = s->nslots ? s->nslots * 2 : 1024;
+    while (cap < 2 * (s->nst + 1))     /* after a compaction, from nothing */
+        cap *= 2;
     uint64_t *slots = s_calloc(s, cap, sizeof(uint64_t));
     for (size_t i = 0; i < s->nst; i++) {
         size_t j = s->st[i].hash & (cap - 1);
@@ -1154,8 +1142,9 @@ static void relax(search *s, uint32_t len, double g, double h, uint32_t parent,
  * empty) leaves no footprint at all: it can never be on a cycle with a
  * future kernel.  This is what keeps a transformer's key/value outputs,
  * whose kernels lead only to the graph's outputs, out of the states.
- * Footprints with the same P are merged (the pairs they stand for are the
- * same), and they are sorted, so the key is canonical.
+ * Footprints with the same P are merged, then those with the same S (the
+ * pairs they stand for are the same), and they are sorted, so the key is
+ * canonical.
  *
  * In a key a footprint is a word np << 32 | ns, then its np + ns nodes,
  * two to a word. */
@@ -1168,6 +1157,8 @@ static void key_reserve(search *s, size_t words)
     while (cap < words)
         cap *= 2;
     s->key = s_realloc(s, s->key, cap, sizeof(uint64_t));
+    /* The group key is a masked copy of any key: as long. */
+    s->gkey = s_realloc(s, s->gkey, cap, sizeof(uint64_t));
     s->keycap = cap;
 }
 
@@ -1251,24 +1242,26 @@ static uint32_t sort_unique(search *s, size_t at, uint32_t n)
     return m;
 }
 
-/* Footprints x and y of s->fn in key order: by P, then by index. */
-static bool fp_before(const search *s, uint32_t a, uint32_t b)
+/* Footprints a and b of s->fn in order: by P (or by S), then by index. */
+static bool fp_before(const search *s, uint32_t a, uint32_t b, bool by_s)
 {
     const fp_new *x = &s->fn[a], *y = &s->fn[b];
-    uint32_t n = x->np < y->np ? x->np : y->np;
+    size_t xo = by_s ? x->s : x->p, yo = by_s ? y->s : y->p;
+    uint32_t xn = by_s ? x->ns : x->np, yn = by_s ? y->ns : y->np;
+    uint32_t n = xn < yn ? xn : yn;
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t u = s->nl[x->p + i], w = s->nl[y->p + i];
+        uint32_t u = s->nl[xo + i], w = s->nl[yo + i];
         if (u != w)
             return u < w;
     }
-    if (x->np != y->np)
-        return x->np < y->np;
+    if (xn != yn)
+        return xn < yn;
     return a < b;
 }
 
 /* Sort s->ord[0 .. n) by fp_before: a bottom-up merge sort through
  * s->ord2, since qsort takes no context and the search keeps no global. */
-static void fp_sort(search *s, uint32_t n)
+static void fp_sort(search *s, uint32_t n, bool by_s)
 {
     uint32_t *a = s->ord, *b = s->ord2;
     for (uint32_t w = 1; w < n; w *= 2) {
@@ -1276,7 +1269,7 @@ static void fp_sort(search *s, uint32_t n)
             uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
             uint32_t i = lo, j = mid, k = lo;
             while (i < mid && j < hi)
-                b[k++] = fp_before(s, a[j], a[i]) ? a[j++] : a[i++];
+                b[k++] = fp_before(s, a[j], a[i], by_s) ? a[j++] : a[i++];
             while (i < mid)
                 b[k++] = a[i++];
             while (j < hi)
@@ -1288,6 +1281,62 @@ static void fp_sort(search *s, uint32_t n)
     }
     if (a != s->ord)
         memcpy(s->ord, a, n * sizeof(uint32_t));
+}
+
+/* Merge the nf footprints of s->fn that share their P (by_s false: their
+ * S lists are united) or their S (by_s true: P united), new lists going
+ * to s->nl from top on.  Leaves the merged ones at s->fn[0 .. *out) and
+ * returns the new top. */
+static size_t fp_merge(search *s, uint32_t nf, size_t top, bool by_s, uint32_t *out)
+{
+    for (uint32_t i = 0; i < nf; i++)
+        s->ord[i] = i;
+    fp_sort(s, nf, by_s);
+    /* ord2 is free again: it holds the merged footprints' new order. */
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < nf;) {
+        fp_new f = s->fn[s->ord[i]];
+        size_t ko = by_s ? f.s : f.p;
+        uint32_t kn = by_s ? f.ns : f.np;
+        size_t uo = by_s ? f.p : f.s;   /* the list to unite */
+        uint32_t un = by_s ? f.np : f.ns;
+        uint32_t j = i + 1;
+        bool merged = false;
+        for (; j < nf; j++) {
+            const fp_new *g = &s->fn[s->ord[j]];
+            size_t go = by_s ? g->s : g->p;
+            uint32_t gn = by_s ? g->ns : g->np;
+            if (gn != kn || memcmp(s->nl + go, s->nl + ko, kn * sizeof(uint32_t)))
+                break;
+            size_t gu = by_s ? g->p : g->s;
+            uint32_t gun = by_s ? g->np : g->ns;
+            if (!merged) {
+                nl_reserve(s, top + un);
+                memcpy(s->nl + top, s->nl + uo, un * sizeof(uint32_t));
+                uo = top;
+                merged = true;
+            }
+            nl_reserve(s, uo + un + gun);
+            memcpy(s->nl + uo + un, s->nl + gu, gun * sizeof(uint32_t));
+            un += gun;
+        }
+        if (merged) {
+            un = sort_unique(s, uo, un);
+            top = uo + un;
+        }
+        if (by_s) {
+            f.p = uo;
+            f.np = un;
+        } else {
+            f.s = uo;
+            f.ns = un;
+        }
+        s->fnm[m++] = f;
+        i = j;
+    }
+    memcpy(s->fn, s->fnm, m * sizeof(fp_new));
+    *out = m;
+    return top;
 }
 
 /* Is y unplaced once the step whose nodes carry s->stamp is taken? */
@@ -1368,6 +1417,7 @@ static uint32_t fp_step(search *s, const bx_cand *c, const uint64_t *pw, uint32_
         s->fn = s_realloc(s, s->fn, s->fncap, sizeof(fp_new));
         s->ord = s_realloc(s, s->ord, s->fncap, sizeof(uint32_t));
         s->ord2 = s_realloc(s, s->ord2, s->fncap, sizeof(uint32_t));
+        s->fnm = s_realloc(s, s->fnm, s->fncap, sizeof(fp_new));
     }
     uint32_t nf = 0;
     if (npc && nsc)
@@ -1402,47 +1452,27 @@ static uint32_t fp_step(search *s, const bx_cand *c, const uint64_t *pw, uint32_
         }
         s->fn[nf++] = (fp_new){ p0, s0, np, ns };
     }
-    /* Sorted by P; equal P merged (S united). */
+    /* Equal P merged (S united), then equal S merged (P united): the
+     * pairs they stand for are the same; then sorted by P for the key. */
+    top = fp_merge(s, nf, top, false, &nf);
+    top = fp_merge(s, nf, top, true, &nf);
     for (uint32_t i = 0; i < nf; i++)
         s->ord[i] = i;
-    fp_sort(s, nf);
+    fp_sort(s, nf, false);
     uint32_t words = 0;
-    for (uint32_t i = 0; i < nf;) {
-        fp_new *f = &s->fn[s->ord[i]];
-        uint32_t j = i + 1;
-        size_t sat = f->s;
-        uint32_t ns = f->ns;
-        bool merged = false;
-        for (; j < nf; j++) {
-            const fp_new *g = &s->fn[s->ord[j]];
-            if (g->np != f->np || memcmp(s->nl + g->p, s->nl + f->p, f->np * sizeof(uint32_t)))
-                break;
-            if (!merged) {
-                nl_reserve(s, top + ns);
-                memcpy(s->nl + top, s->nl + sat, ns * sizeof(uint32_t));
-                sat = top;
-                merged = true;
-            }
-            nl_reserve(s, sat + ns + g->ns);
-            memcpy(s->nl + sat + ns, s->nl + g->s, g->ns * sizeof(uint32_t));
-            ns += g->ns;
-        }
-        if (merged) {
-            ns = sort_unique(s, sat, ns);
-            top = sat + ns;
-        }
-        uint32_t fwords = fp_words(f->np, ns);
+    for (uint32_t i = 0; i < nf; i++) {
+        const fp_new *f = &s->fn[s->ord[i]];
+        uint32_t fwords = fp_words(f->np, f->ns);
         key_reserve(s, (size_t)len + words + fwords + 2 + 2 * (size_t)s->n);
         uint64_t *out = s->key + len + words;
-        out[0] = (uint64_t)f->np << 32 | ns;
+        out[0] = (uint64_t)f->np << 32 | f->ns;
         for (uint32_t q = 1; q < fwords; q++)
             out[q] = 0;
-        for (uint32_t q = 0; q < f->np + ns; q++) {
-            uint32_t node = q < f->np ? s->nl[f->p + q] : s->nl[sat + q - f->np];
+        for (uint32_t q = 0; q < f->np + f->ns; q++) {
+            uint32_t node = q < f->np ? s->nl[f->p + q] : s->nl[f->s + q - f->np];
             out[1 + q / 2] |= (uint64_t)node << (q & 1 ? 32 : 0);
         }
         words += fwords;
-        i = j;
     }
     *o = s->key;
     return words;
@@ -1785,7 +1815,8 @@ static void beam_compact(search *s, uint32_t l)
         memset(s->gslots, 0, s->ngslots * sizeof(uint64_t));
     s->ngroups = 0;
     size_t bytes = s->keys.total;
-    s->compact_at = 2 * bytes > ((size_t)64 << 20) ? 2 * bytes : (size_t)64 << 20;
+    size_t floor = s->opt.beam_memory ? s->opt.beam_memory : (size_t)64 << 20;
+    s->compact_at = 2 * bytes > floor ? 2 * bytes : floor;
 }
 
 /* The bounded beam, from scratch: layer by layer (a layer is the states
@@ -1800,7 +1831,7 @@ static void beam(search *s, size_t width)
     s->layer = NEWN(s, uint32_t, s->n + 1);
     for (uint32_t l = 0; l <= s->n; l++)
         s->layer[l] = NONE;
-    s->compact_at = (size_t)64 << 20;
+    s->compact_at = s->opt.beam_memory ? s->opt.beam_memory : (size_t)64 << 20;
     s->cur_parent = NONE;
     push_root(s, true);
     for (uint32_t l = 0; l < s->n; l++) {

@@ -74,6 +74,9 @@ typedef struct bx_search_options {
                                max_states / nodes, between 1 and 64, so
                                the beam makes no more states than the
                                exact search could */
+    size_t beam_memory;     /* bytes of state keys past which the beam drops
+                               its finished layers (at least twice what
+                               it keeps); 0: 64 MB */
     double time_limit;      /* seconds for the whole search, 0: none; past
                                it the exact search stops, and past it in
                                the beam the width drops to 1 */

@@ -946,6 +946,60 @@ START_TEST(matches_brute_force)
 END_TEST
 
 
+/* Two regressions found in review.  Many footprints with the same exits
+ * made keys longer than the group scratch key (an overrun, seen by ASan
+ * and valgrind); a beam compaction that kept more than 1,024 states
+ * rebuilt a table too small for them and never returned. */
+START_TEST(long_keys_and_compaction)
+{
+    /* x_i, p_i, y_i for i < k, then s_j; X_i = {x_i, y_i}; p_i -> y_i and
+     * y_i -> every s_j: after X_1..X_k, k footprints ({p_i}, {s_*}). */
+    enum { K = 20, M = 20, N = 3 * K + M };
+    bx_search_problem *p = bx_search_problem_create(N, 2);
+    bx_search_set_link(p, 0, 1, 1, 1);
+    bx_search_set_link(p, 1, 0, 1, 1);
+    for (uint32_t i = 0; i < K; i++) {
+        bx_search_add_edge(p, K + i, 2 * K + i, 1);
+        for (uint32_t j = 0; j < M; j++)
+            bx_search_add_edge(p, 2 * K + i, 3 * K + j, 1);
+    }
+    for (uint32_t x = 0; x < N; x++)
+        for (uint32_t d = 0; d < 2; d++)
+            bx_search_add_candidate_nodes(p, &x, 1, d, 10, 0);
+    for (uint32_t i = 0; i < K; i++)
+        for (uint32_t d = 0; d < 2; d++) {
+            uint32_t c[2] = { i, 2 * K + i };
+            bx_search_add_candidate_nodes(p, c, 2, d, 1, 0);
+        }
+    bx_search_options o = { .astar = true };
+    bx_search_result *r = run_valid(p, &o);
+    ck_assert(r->optimal);
+    ck_assert(close_to(r->cost, 10.0 * (N - 2 * K) + K));
+    bx_search_result_destroy(r);
+    bx_search_problem_destroy(p);
+
+    /* 1,500 nodes without edges, pairs up to 40 apart: a beam of 64 with
+     * a few hundred kilobytes of keys compacts often, keeping thousands. */
+    enum { C = 1500, J = 40 };
+    p = bx_search_problem_create(C, 1);
+    rng g = { 7 };
+    for (uint32_t x = 0; x < C; x++) {
+        bx_search_add_candidate_nodes(p, &x, 1, 0, 1 + below(&g, 1000) / 1000.0, 0);
+        for (uint32_t j = 1; j <= J && x + j < C; j++) {
+            uint32_t c[2] = { x, x + j };
+            bx_search_add_candidate_nodes(p, c, 2, 0, 1.5 + below(&g, 1000) / 1000.0, 0);
+        }
+    }
+    bx_search_options b = { .astar = true, .max_states = 10, .beam_width = 64,
+                            .beam_memory = 256 << 10 };
+    r = run_valid(p, &b);
+    ck_assert(r->budget_hit && !r->optimal);
+    ck_assert(r->lower_bound <= r->cost);
+    bx_search_result_destroy(r);
+    bx_search_problem_destroy(p);
+}
+END_TEST
+
 /* AddressSanitizer reserves far more address space than any limit here
  * would allow, so this test needs an unsanitized build. */
 #if defined(__SANITIZE_ADDRESS__)
@@ -1022,6 +1076,7 @@ static Suite *search_suite(void)
     tcase_add_test(core, empty_problem);
     tcase_add_test(core, budget_turns_into_beam);
     tcase_add_test(core, deterministic);
+    tcase_add_test(core, long_keys_and_compaction);
     tcase_add_test(core, matches_brute_force);
     suite_add_tcase(s, core);
     TCase *errors = tcase_create("Errors");
