@@ -567,30 +567,30 @@ static uint64_t order_holes(const bx_pmap *pm, const bx_cand_set *cs)
  * per-layer reshapes) next to each other. */
 static void pmap_call_edges(bx_pmap *pm);
 
+/* New, empty numbering arrays for n graph nodes. */
+static void fresh_numbering(bx_pmap *pm, int n, size_t sz)
+{
+    pm->index = malloc(sz * sizeof *pm->index);
+    pm->calls = malloc(sz * sizeof *pm->calls);
+    if (!pm->index || !pm->calls)
+        bx_oom();
+    for (int i = 0; i < n; i++)
+        pm->index[i] = UINT32_MAX;
+    pm->ncalls = 0;
+}
+
 void bx_pmap_init(bx_pmap *pm, const byoc_graph *g, const bx_cand_set *cs)
 {
     int n = byoc_graph_node_count(g);
     size_t sz = (size_t)(n ? n : 1);
     pm->graph = g;
-    pm->index = malloc(sz * sizeof *pm->index);
-    pm->calls = malloc(sz * sizeof *pm->calls);
-    if (!pm->index || !pm->calls)
-        bx_oom();
-    for (int i = 0; i < n; i++)
-        pm->index[i] = UINT32_MAX;
-    pm->ncalls = 0;
+    fresh_numbering(pm, n, sz);
     output_order(pm);
     uint64_t hout = order_holes(pm, cs);
     uint32_t *keep_index = pm->index;
     int *keep_calls = pm->calls;
     size_t keep_n = pm->ncalls;
-    pm->index = malloc(sz * sizeof *pm->index);
-    pm->calls = malloc(sz * sizeof *pm->calls);
-    if (!pm->index || !pm->calls)
-        bx_oom();
-    for (int i = 0; i < n; i++)
-        pm->index[i] = UINT32_MAX;
-    pm->ncalls = 0;
+    fresh_numbering(pm, n, sz);
     readiness_order(pm);
     uint64_t hready = order_holes(pm, cs);
     bool ready = hready < hout;

@@ -1346,6 +1346,31 @@ static bool open_after(const search *s, const uint64_t *pw, uint32_t nw, uint32_
     return s->mark[y] != s->stamp && !placed_in(pw, nw, v, y);
 }
 
+/* Append to s->nl from *top the open neighbours of C's nodes along one
+ * direction's adjacency (off, adj), each once; returns how many. */
+static uint32_t open_neighbours(search *s, const bx_cand *c, const uint64_t *pw, uint32_t nw,
+                                uint32_t v, const uint32_t *off, const bx_adj *adj, size_t *top)
+{
+    if (++s->stamp2 == 0) {
+        memset(s->mark2, 0, s->n * sizeof(uint32_t));
+        s->stamp2 = 1;
+    }
+    uint32_t count = 0;
+    for (uint32_t j = 0; j < c->k; j++) {
+        uint32_t x = c->nodes[j];
+        for (uint32_t e = off[x]; e < off[x + 1]; e++) {
+            uint32_t y = adj[e].node;
+            if (open_after(s, pw, nw, v, y) && s->mark2[y] != s->stamp2) {
+                s->mark2[y] = s->stamp2;
+                nl_reserve(s, *top + 1);
+                s->nl[(*top)++] = y;
+                count++;
+            }
+        }
+    }
+    return count;
+}
+
 /* The footprints after placing C (whose nodes carry s->stamp) in a state
  * with the k footprints s->fpv, written at (*o)[len ..); returns the number
  * of words.  For an old footprint (P, S): C's nodes leave P and S, and if
@@ -1361,39 +1386,12 @@ static uint32_t fp_step(search *s, const bx_cand *c, const uint64_t *pw, uint32_
     for (uint32_t j = 0; j < k; j++)
         total += F[j].np + F[j].ns;
     /* C's neighbours, and S_C. */
-    if (++s->stamp2 == 0) {
-        memset(s->mark2, 0, s->n * sizeof(uint32_t));
-        s->stamp2 = 1;
-    }
     size_t top = 0;
     nl_reserve(s, total * 2 + 64);
     size_t pc = top;
-    uint32_t npc = 0;
-    for (uint32_t j = 0; j < c->k; j++) {
-        uint32_t x = c->nodes[j];
-        for (uint32_t e = s->poff[x]; e < s->poff[x + 1]; e++) {
-            uint32_t y = s->pred[e].node;
-            if (open_after(s, pw, nw, v, y) && s->mark2[y] != s->stamp2) {
-                s->mark2[y] = s->stamp2;
-                nl_reserve(s, top + 1);
-                s->nl[top++] = y;
-                npc++;
-            }
-        }
-    }
+    uint32_t npc = open_neighbours(s, c, pw, nw, v, s->poff, s->pred, &top);
     size_t sc = top;
-    uint32_t nsc = 0;
-    for (uint32_t j = 0; j < c->k; j++) {
-        uint32_t x = c->nodes[j];
-        for (uint32_t e = s->soff[x]; e < s->soff[x + 1]; e++) {
-            uint32_t y = s->succ[e].node;
-            if (open_after(s, pw, nw, v, y)) {
-                nl_reserve(s, top + 1);
-                s->nl[top++] = y;
-                nsc++;
-            }
-        }
-    }
+    uint32_t nsc = open_neighbours(s, c, pw, nw, v, s->soff, s->succ, &top);
     for (uint32_t j = 0; j < k; j++) {
         bool feeds = false;
         for (uint32_t i = 0; i < F[j].np && !feeds; i++)
