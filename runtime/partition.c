@@ -1178,8 +1178,12 @@ static byoc_result *byoc_partition_graph_unguarded(const byoc_graph *g, const by
             bx_oom();
         greedy_choose(&s, use);
         r = bx_session_run(&s, "greedy", use, err);
-        if (r)
+        if (r) {
+            /* The search only finished what greedy left: nothing is proven
+             * about the whole problem. */
             ((byoc_result *)r)->optimal = false;
+            ((byoc_result *)r)->lower_bound = 0;
+        }
         free(use);
         break;
     }

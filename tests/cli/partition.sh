@@ -143,6 +143,35 @@ if [ $rc = 1 ] && grep -q "needs Graphviz" "$tmp/err" && [ ! -e "$tmp/none.svg" 
 [ $rc = 2 ] && grep -q "needs --node" "$tmp/err" && ok "explain: no node" || bad "explain: no node (rc $rc)"
 "$BYOC" partition --help >"$tmp/out" 2>&1 && grep -q "partition MODEL" "$tmp/out" && ok "partition --help" || bad "partition --help"
 
+# Budgets: a tiny state budget or a time limit already past still gives a
+# checked placement that says how far from optimal it may be, with a lower
+# bound no higher than the optimum; greedy proves nothing.
+m=examples/models/transformer_encoder.relay
+"$BYOC" partition $m -f json -o "$tmp/opt.json" || bad "budget: optimal run"
+for how in "--max-states 2" "--time-limit 0.000001"; do
+    if "$BYOC" partition $m $how >"$tmp/out" 2>"$tmp/err" && \
+       grep -Eq '^search +(within [0-9.]+% of optimal|not proven optimal) \((state budget|time limit)\)$' "$tmp/out"; then
+        ok "budget $how: text says so"; else bad "budget $how: text"; cat "$tmp/out" "$tmp/err" | grep -v '^ ' | head -5; fi
+    "$BYOC" partition $m $how -f json -o "$tmp/b.json" 2>"$tmp/err" || bad "budget $how: json exit status"
+    if $have_python; then
+        if python3 - "$tmp/b.json" "$tmp/opt.json" "$how" <<'PY'
+import json, sys
+b, o = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert o["optimal"] and o["gap"] == 0 and o["lower_bound"] == o["cost"], o
+assert b["budget_hit"] and not b["optimal"], b
+assert b["time_limit_hit"] == ("time" in sys.argv[3]), b
+assert b["lower_bound"] <= o["cost"] * (1 + 1e-9) and b["cost"] >= o["cost"] * (1 - 1e-9), (b, o)
+assert b["gap"] is None or abs(b["gap"] - (b["cost"] - b["lower_bound"]) / b["lower_bound"]) < 1e-9
+PY
+        then ok "budget $how: json bound and gap"; else bad "budget $how: json"; fi
+    fi
+done
+"$BYOC" partition $m --search greedy -f json -o "$tmp/g.json" || bad "greedy json"
+if $have_python; then
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert not r["optimal"] and r["gap"] is None, r' "$tmp/g.json" \
+        && ok "greedy proves no bound" || bad "greedy json gap"
+fi
+
 # The shared real models: every bundled device, every result checked.
 models=${BYOC_SHARED_MODELS:-$top_srcdir/../shared/models}
 if [ -d "$models/relay" ]; then
