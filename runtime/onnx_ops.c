@@ -646,11 +646,14 @@ static int conv_matmul(ox_cx *cx)
     batch_dims(&at, nb, abatch);
     batch_dims(&bt, nb, bbatch);
     for (int k = 0; k < nb; k++) {
+        /* A symbol (BYOC_DIM_SYMBOL, <= -2) broadcasts against 1 and against
+         * itself like any size; against another symbol or a size the result
+         * is unknown.  Only two different sizes, neither 1, are an error. */
         int64_t x = abatch[k], y = bbatch[k];
-        obatch[k] = x == y ? x : x == 1 ? y : y == 1 ? x : x >= 0 && y >= 0 ? -2 : -1;
-        if (obatch[k] == -2)
+        if (x != y && x != 1 && y != 1 && x >= 0 && y >= 0)
             return ox_fail(cx, "batch axes %lld and %lld do not broadcast", (long long)x,
                            (long long)y);
+        obatch[k] = x == y ? x : x == 1 ? y : y == 1 ? x : BYOC_DIM_UNKNOWN;
     }
     int64_t M = at.dims[ra - 2], K = at.dims[ra - 1], N = bt.dims[rb - 1];
     int64_t shape[BYOC_MAX_RANK + 1], out_shape[BYOC_MAX_RANK];

@@ -609,6 +609,26 @@ START_TEST(matmul)
     ck_assert_int_eq(count_op(g, "broadcast_to"), 1);
     ck_assert_str_eq(output_type(g), "Tensor[(4, 2, 3), float32]");
     byoc_graph_destroy(g);
+
+    /* A symbolic batch broadcasts against the 1 a 2-D B stands for (a
+     * torch.onnx export with dynamic_axes): the model loads.  The symbol
+     * is BYOC_DIM_SYMBOL(0) = -2, which the batch rule once took for its
+     * own "does not broadcast" mark. */
+    mb_init(&m, 13, 7);
+    mb_input(&m, "a", "float[batch,2,5]");
+    mb_weight(&m, "w", "float[5,3]");
+    mb_node(&m, "MatMul", "mm", "a,w", "y");
+    mb_output(&m, "y", "float[batch,2,3]");
+    g = read_ok(&m);
+    byoc_graph_destroy(g);
+
+    /* Two sizes that differ, neither 1, still do not. */
+    mb_init(&m, 13, 7);
+    mb_input(&m, "a", "float[4,2,5]");
+    mb_input(&m, "b", "float[3,5,3]");
+    mb_node(&m, "MatMul", "mm", "a,b", "y");
+    mb_output(&m, "y", "float[4,2,3]");
+    ck_assert_ptr_nonnull(strstr(read_error(&m), "batch axes 4 and 3 do not broadcast"));
 }
 END_TEST
 
