@@ -1,4 +1,4 @@
-/* Candidates (DESIGN.md section 3, item 5): every kernel each selected
+/* Candidates (doc/partitioner.md section 2): every kernel each selected
  * target could run on a graph.
  *
  * Sources, per target:

@@ -1,4 +1,4 @@
-/* The analytic cost model (DESIGN.md section 3, "Analytic cost model").
+/* The analytic cost model (doc/partitioner.md section 3).
  *
  * A kernel is a set of graph nodes run by one target on one device.  Its
  * time is launch + max(flops / (peak(dtype) * efficiency), bytes /

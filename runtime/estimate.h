@@ -1,4 +1,4 @@
-/* Kernel costs (DESIGN.md section 3, item 6): canonical kernel signatures,
+/* Kernel costs (doc/partitioner.md section 3): canonical kernel signatures,
  * the measured-cost table, the user's callback and the analytic model,
  * asked in that order (callback, table, analytic) and cached by (target,
  * signature).  Internal (bx_ prefix); the table's reader is public

@@ -1,4 +1,4 @@
-/* Explain (DESIGN.md section 3, item 9): why a node went where it went.
+/* Explain (doc/partitioner.md section 6): why a node went where it went.
  *
  * For the node's target, what it runs in; for every other searched target
  * the first reason on this list that applies:

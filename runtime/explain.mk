@@ -1,2 +1,2 @@
-# Explain: why a node went where it went (DESIGN.md 3.9).
+# Explain: why a node went where it went (doc/partitioner.md section 6).
 runtime_libbyocpart_la_SOURCES += runtime/explain.c

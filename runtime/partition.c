@@ -114,7 +114,7 @@ static void add_unique(const byoc_target_decl **v, int *n, const byoc_target_dec
 
 /* Append, for every device a listed target runs on, that device's native
  * target when none of the listed targets is native there: every call must
- * have somewhere to go (DESIGN.md 2.2).  A device with no native target of
+ * have somewhere to go (doc/partitioner.md section 1).  A device with no native target of
  * its own (an accelerator that runs only what its backends take, like an
  * NPU driven by a microcontroller) leaves the rest to its hosts: the
  * native targets of the devices it has links to and from. */

@@ -1,5 +1,5 @@
 /* The placement search: the cheapest acyclic exact cover, by Dijkstra or A*
- * over partial placements (Collage's formulation, DESIGN.md section 4).
+ * over partial placements (Collage's formulation, doc/partitioner.md section 4).
  *
  * Nodes are numbered topologically.  From a partial placement with placed
  * set P the next node is v, the lowest unplaced one; every candidate whose

@@ -1,4 +1,4 @@
-/* The exact minimum-cost placement search (DESIGN.md section 4).
+/* The exact minimum-cost placement search (doc/partitioner.md section 4).
  *
  * A problem is a DAG of n placeable nodes, numbered in topological order
  * (every edge goes from a lower to a higher index), with the bytes each edge

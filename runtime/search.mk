@@ -1,4 +1,4 @@
-# The exact placement search (DESIGN.md section 4) and the containers it
+# The exact placement search (doc/partitioner.md section 4) and the containers it
 # is built from: fixed-size bitsets and a binary heap with stable ties.
 runtime_libbyocpart_la_SOURCES += \
 	runtime/bitset.c runtime/bitset.h \

@@ -51,7 +51,7 @@ typedef struct byoc_kernel {
 
 /* Where a kernel's cost came from. */
 typedef enum byoc_cost_source {
-    BYOC_COST_ANALYTIC,        /* the roofline model of DESIGN.md */
+    BYOC_COST_ANALYTIC,        /* the roofline model of doc/partitioner.md section 3 */
     BYOC_COST_TABLE,           /* a measured-cost table */
     BYOC_COST_CALLBACK,        /* the user's function */
     BYOC_COST_UNKNOWN          /* no estimate: a type or FLOP count was not
@@ -187,7 +187,7 @@ byoc_result *byoc_partition_graph(const byoc_graph *g, const byoc_partition_opti
                                   byoc_error *err);
 void byoc_result_destroy(byoc_result *r);
 
-/* The independent checker (DESIGN.md 3.8): every call in exactly one
+/* The independent checker (doc/partitioner.md section 5): every call in exactly one
  * partition, each partition convex, the partition graph acyclic and in
  * order, each partition admitted by its target's `partition where` rules.
  * NULL when the result passes, else the first problem, written to buf. */

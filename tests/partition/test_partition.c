@@ -1,7 +1,7 @@
 /* Scenario tests of the partitioner through the public API, after the
  * tests of Apache TVM's Collage partitioner, rebuilt in C: fusion benefit,
  * max_depth limiting fusion, a diamond whose split would be non-convex,
- * DESIGN.md section 4's counterexample, transfers between devices, the
+ * doc/partitioner.md section 4's counterexample, transfers between devices, the
  * baselines, and the errors of target selection.  Costs come from a
  * callback keyed by target and kernel, so every expected figure is known
  * exactly; the checker runs on every result (it is on by default). */
@@ -206,7 +206,7 @@ START_TEST(max_depth_limits_fusion)
 }
 END_TEST
 
-/* ---- DESIGN.md section 4: two convex kernels that need each other --------------- */
+/* ---- doc/partitioner.md section 4: two convex kernels that need each other ---- */
 
 static const char crossing[] =
     "#[version = \"0.0.5\"]\n"

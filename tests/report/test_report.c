@@ -365,7 +365,7 @@ START_TEST(relay_refuses_overlapping_composites)
 }
 END_TEST
 
-/* DESIGN.md section 4's example: A = {a1, a4} and C = {c2, c3} are both
+/* doc/partitioner.md section 4's example: A = {a1, a4} and C = {c2, c3} are both
  * convex, but A needs C's c2 and C needs A's a1. */
 START_TEST(relay_refuses_cyclic_partitions)
 {

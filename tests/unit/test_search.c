@@ -73,7 +73,7 @@ static bool chose(const bx_search_result *r, int cand)
 
 START_TEST(design_counterexample)
 {
-    /* DESIGN.md section 4: a1=0, c2=1, c3=2, a4=3 with a1->c3 and c2->a4.
+    /* doc/partitioner.md section 4: a1=0, c2=1, c3=2, a4=3 with a1->c3 and c2->a4.
      * A = {a1,a4} and C = {c2,c3} are convex, together cyclic, and the
      * cheapest pair if the cycle were allowed (cost 3). */
     bx_search_problem *p = bx_search_problem_create(4, 1);
