@@ -1004,7 +1004,7 @@ static void print_type(const byoc_graph *g, int node)
     size_t n = byoc_relay_format_node_type(g, node, NULL, 0);
     char *buf = malloc(n + 1);
     if (!buf) {
-        fputs("byoc: out of memory\n", stderr);
+        fputs("byoc: error: out of memory\n", stderr);
         exit(1);
     }
     byoc_relay_format_node_type(g, node, buf, n + 1);

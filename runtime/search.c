@@ -1314,7 +1314,7 @@ static size_t fp_merge(search *s, uint32_t nf, size_t top, bool by_s, uint32_t *
     for (uint32_t i = 0; i < nf; i++)
         s->ord[i] = i;
     fp_sort(s, nf, by_s);
-    /* ord2 is free again: it holds the merged footprints' new order. */
+    /* The merged footprints go to fnm, in that order, then back to fn. */
     uint32_t m = 0;
     for (uint32_t i = 0; i < nf;) {
         fp_new f = s->fn[s->ord[i]];
