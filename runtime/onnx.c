@@ -716,8 +716,7 @@ static int build_opaque(ox_cx *cx, const char *why)
 static int build_node(ox_reader *r, const ox_node *n)
 {
     ox_cx cx = {.r = r, .g = r->g, .node = n, .opset = r->m.opset};
-    bool default_domain = !n->domain[0] || strcmp(n->domain, "ai.onnx") == 0;
-    cx.map = default_domain ? ox_op_lookup(n->op_type) : NULL;
+    cx.map = ox_op_lookup(n->domain, n->op_type);
     if (!cx.map)
         return build_opaque(&cx, NULL);
     if (ox_fold(&cx))

@@ -94,13 +94,14 @@ typedef struct ox_cx {
 typedef int (*ox_convert_fn)(ox_cx *cx);
 
 struct ox_op_map {
-    const char *onnx;           /* op_type in the default domain */
+    const char *onnx;           /* op_type, after "DOMAIN." outside the default domain */
     ox_convert_fn convert;
     const char *relay;          /* the op for converters that rename */
 };
 
-/* The table entry for op_type, or NULL. */
-const ox_op_map *ox_op_lookup(const char *op_type);
+/* The table entry for op_type in domain ("" or "ai.onnx" for the default
+ * one), or NULL. */
+const ox_op_map *ox_op_lookup(const char *domain, const char *op_type);
 /* Compute the node now if it is integer arithmetic on constants (shape
  * computations); returns 1 with its output defined as a constant, else 0. */
 int ox_fold(ox_cx *cx);

@@ -30,7 +30,7 @@ runtime/onnx.pb-c.h: runtime/onnx.pb-c.c
 # compile the generated code themselves: libbyoc exports only byoc_*.
 check_PROGRAMS += tests/unit/test_onnx
 TESTS += tests/unit/test_onnx
-tests_unit_test_onnx_SOURCES = tests/unit/test_onnx.c
+tests_unit_test_onnx_SOURCES = tests/unit/test_onnx.c tests/unit/onnx_mb.h
 nodist_tests_unit_test_onnx_SOURCES = runtime/onnx.pb-c.c
 tests_unit_test_onnx_CFLAGS = $(RUNTIME_UNIT_CFLAGS)
 tests_unit_test_onnx_LDADD = $(RUNTIME_UNIT_LDADD) $(PROTOBUF_C_LIBS)

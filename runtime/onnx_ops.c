@@ -1919,7 +1919,8 @@ int ox_fold(ox_cx *cx)
 
 /* ---- the table --------------------------------------------------------------------- */
 
-/* By ONNX name, capitals first as strcmp sorts.  `relay` is the op for the converters that
+/* By ONNX name, capitals first as strcmp sorts; ops of other domains after those of the
+ * default one, named "DOMAIN.Op" (com.microsoft.FusedConv).  `relay` is the op for the converters that
  * take it from here; the comment says what each ONNX op becomes. */
 static const ox_op_map op_table[] = {
     {"Abs", conv_unary, "abs"},                         /* abs */
@@ -2031,12 +2032,23 @@ static const ox_op_map op_table[] = {
     {"Xor", conv_binary, "logical_xor"},                /* logical_xor */
 };
 
-const ox_op_map *ox_op_lookup(const char *op_type)
+const ox_op_map *ox_op_lookup(const char *domain, const char *op_type)
 {
-    /* A hundred names, looked up once per node: a scan is enough, and
+    bool default_domain = !domain[0] || strcmp(domain, "ai.onnx") == 0;
+    size_t dl = default_domain ? 0 : strlen(domain);
+    /* A few hundred names, looked up once per node: a scan is enough, and
      * cannot go wrong when an entry is added out of order. */
-    for (size_t i = 0; i < sizeof op_table / sizeof op_table[0]; i++)
-        if (strcmp(op_table[i].onnx, op_type) == 0)
+    for (size_t i = 0; i < sizeof op_table / sizeof op_table[0]; i++) {
+        const char *name = op_table[i].onnx;
+        if (dl) {
+            if (strncmp(name, domain, dl) != 0 || name[dl] != '.')
+                continue;
+            name += dl + 1;
+        } else if (strchr(name, '.')) {
+            continue;
+        }
+        if (strcmp(name, op_type) == 0)
             return &op_table[i];
+    }
     return NULL;
 }
