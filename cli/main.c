@@ -45,7 +45,8 @@ static const char usage_text[] =
     "  info MODEL\n"
     "      load a model (TVM Relay text or ONNX) and print its typed graph:\n"
     "      node counts, the operator histogram, inputs and outputs with their\n"
-    "      types, total FLOPs, and the nodes left untyped or opaque\n"
+    "      types, named dimensions, nodes folded at load, total FLOPs (and\n"
+    "      the calls without), and the nodes left untyped or opaque\n"
     "  partition MODEL [-t T1,T2,...] [--option T:NAME=VALUE]... [--search S]\n"
     "            [--cost C] [-f FORMAT] [-o FILE] [--max-states N]\n"
     "            [--time-limit SECONDS] [--stats]\n"
@@ -91,6 +92,12 @@ static const char usage_text[] =
     "  --stats                  also print timings to standard error\n"
     "  --input-format F         relay or onnx; default: from the extension\n"
     "                           (.onnx: ONNX; anything else: Relay text)\n"
+    "  --dim NAME=SIZE          bind the model's named dimension NAME (ONNX\n"
+    "                           dim_param) to SIZE before typing it\n"
+    "                           (repeatable; any command that reads a model)\n"
+    "  --input-shape IN=SHAPE   read input IN with shape SHAPE (1x3x224x224),\n"
+    "                           binding the named dimensions it fixes\n"
+    "                           (repeatable; any command that reads a model)\n"
     "\n"
     "Exit status: 0 on success, 1 when the input or a search fails, 2 on\n"
     "bad usage.\n";
@@ -116,8 +123,10 @@ static model_format format_of(const char *path)
     return FMT_RELAY;
 }
 
-/* Load a model; prints the error and returns NULL on failure. */
-static byoc_graph *load_model(const byoc_registry *reg, const char *path, model_format fmt)
+/* Load a model, with free dimensions bound and input shapes given first
+ * (opts may be NULL); prints the error and returns NULL on failure. */
+static byoc_graph *load_model(const byoc_registry *reg, const char *path, model_format fmt,
+                              const byoc_read_options *opts)
 {
     byoc_error err;
     byoc_error_clear(&err);
@@ -125,9 +134,9 @@ static byoc_graph *load_model(const byoc_registry *reg, const char *path, model_
         fmt = format_of(path);
     byoc_graph *g;
     if (fmt == FMT_ONNX)
-        g = byoc_onnx_read(reg, path, &err);
+        g = byoc_onnx_read_with(reg, path, opts, &err);
     else
-        g = byoc_relay_read(reg, path, &err);
+        g = byoc_relay_read_with(reg, path, opts, &err);
     if (!g)
         print_error(&err);
     return g;
@@ -169,12 +178,93 @@ typedef struct cli_opts {
     size_t max_states;
     double time_limit;
     bool stats;
+    byoc_dim_binding *dims;      /* --dim; names are owned copies */
+    byoc_input_shape *shapes;    /* --input-shape; the same */
+    byoc_read_options read;
 } cli_opts;
 
 static void cli_opts_free(cli_opts *c)
 {
     free(c->targets_text);
     free(c->targets);
+    for (size_t i = 0; i < c->read.nshapes; i++)
+        free((char *)c->shapes[i].input);
+    for (size_t i = 0; i < c->read.ndims; i++)
+        free((char *)c->dims[i].name);
+    free(c->dims);
+    free(c->shapes);
+    memset(&c->read, 0, sizeof c->read);
+}
+
+/* A size in --dim or --input-shape: digits only. */
+static bool parse_size(const char *s, size_t len, int64_t *out)
+{
+    if (len == 0 || len > 15)
+        return false;
+    int64_t v = 0;
+    for (size_t k = 0; k < len; k++) {
+        if (s[k] < '0' || s[k] > '9')
+            return false;
+        v = v * 10 + (s[k] - '0');
+    }
+    *out = v;
+    return true;
+}
+
+/* --dim NAME=VALUE: the last '=' splits, since names may hold one. */
+static int parse_dim(cli_opts *c, const char *v)
+{
+    const char *eq = strrchr(v, '=');
+    int64_t size;
+    if (!eq || eq == v || !parse_size(eq + 1, strlen(eq + 1), &size)) {
+        fprintf(stderr, "byoc: error: --dim needs NAME=SIZE (batch=1), not '%s'\n", v);
+        return -1;
+    }
+    byoc_dim_binding *d = realloc(c->dims, (c->read.ndims + 1) * sizeof *d);
+    if (d)
+        c->read.dims = c->dims = d;
+    char *name = d ? strndup(v, (size_t)(eq - v)) : NULL;
+    if (!name) {
+        fprintf(stderr, "byoc: error: out of memory\n");
+        return -1;
+    }
+    d[c->read.ndims].name = name;
+    d[c->read.ndims++].value = size;
+    return 0;
+}
+
+/* --input-shape INPUT=1x3x224x224 (also with commas); INPUT= is a scalar. */
+static int parse_input_shape(cli_opts *c, const char *v)
+{
+    const char *eq = strrchr(v, '=');
+    byoc_input_shape in;
+    memset(&in, 0, sizeof in);
+    bool ok = eq && eq != v;
+    for (const char *p = eq ? eq + 1 : v; ok && *p;) {
+        size_t len = strcspn(p, "x,");
+        ok = in.rank < BYOC_MAX_RANK && parse_size(p, len, &in.dims[in.rank]);
+        in.rank++;
+        p += len;
+        if (*p && !*++p)
+            ok = false;
+    }
+    if (!ok) {
+        fprintf(stderr,
+                "byoc: error: --input-shape needs INPUT=SIZExSIZEx... (at most %d sizes, "
+                "e.g. input=1x3x224x224), not '%s'\n", BYOC_MAX_RANK, v);
+        return -1;
+    }
+    byoc_input_shape *s = realloc(c->shapes, (c->read.nshapes + 1) * sizeof *s);
+    if (s)
+        c->read.shapes = c->shapes = s;
+    char *name = s ? strndup(v, (size_t)(eq - v)) : NULL;
+    if (!name) {
+        fprintf(stderr, "byoc: error: out of memory\n");
+        return -1;
+    }
+    in.input = name;
+    s[c->read.nshapes++] = in;
+    return 0;
 }
 
 static int split_targets(cli_opts *c, const char *list)
@@ -328,6 +418,12 @@ static int parse_cli(byoc_registry *reg, cli_opts *c, int argc, char **argv, uns
             if (!(v = opt_value(argc, argv, &i, "--node")))
                 return 2;
             c->node = v;
+        } else if (needs_model && opt_is(a, "--dim", NULL)) {
+            if (!(v = opt_value(argc, argv, &i, "--dim")) || parse_dim(c, v) < 0)
+                return 2;
+        } else if (needs_model && opt_is(a, "--input-shape", NULL)) {
+            if (!(v = opt_value(argc, argv, &i, "--input-shape")) || parse_input_shape(c, v) < 0)
+                return 2;
         } else if (opt_is(a, "--input-format", NULL)) {
             if (!(v = opt_value(argc, argv, &i, "--input-format")) ||
                 parse_format(v, &c->input) != 0)
@@ -405,7 +501,7 @@ static int start_command(byoc_registry *reg, cli_opts *c, int argc, char **argv,
     *table = load_table(c, &failed);
     if (failed)
         return 1;
-    *g = load_model(reg, c->model, c->input);
+    *g = load_model(reg, c->model, c->input, &c->read);
     if (!*g) {
         byoc_cost_table_destroy(*table);
         *table = NULL;
@@ -1023,6 +1119,90 @@ static void print_flops(double f)
     printf("%.3g %sFLOP", f, units[u]);
 }
 
+/* Does node i's type, or an argument's, have a symbolic dimension? */
+static bool has_symbol(const byoc_graph *g, int node)
+{
+    for (int a = -1; a < byoc_node_arg_count(g, node); a++) {
+        const byoc_tensor_type *t = byoc_node_type(g, a < 0 ? node : byoc_node_arg(g, node, a), -1);
+        for (int k = 0; t && k < t->rank; k++)
+            if (t->dims[k] <= -2)
+                return true;
+    }
+    return false;
+}
+
+/* The model's named dimensions: those the graph's types still use, and
+ * those bound by --dim or --input-shape; names only intermediate
+ * declarations use (torch's unk__N) are counted, not listed. */
+static void print_symbols(const byoc_graph *g)
+{
+    int ns = byoc_graph_symbol_count(g), n = byoc_graph_node_count(g);
+    if (ns == 0)
+        return;
+    bool *used = calloc((size_t)ns, sizeof *used);
+    if (!used)
+        return;
+    for (int i = 0; i < n; i++) {
+        const byoc_tensor_type *t = byoc_node_type(g, i, -1);
+        for (int k = 0; t && k < t->rank; k++)
+            if (t->dims[k] <= -2 && -2 - t->dims[k] < ns)
+                used[-2 - t->dims[k]] = true;
+    }
+    int shown = 0, hidden = 0;
+    for (int id = 0; id < ns; id++) {
+        int64_t v = byoc_graph_symbol_value(g, id);
+        if (v < 0 && !used[id]) {
+            hidden++;
+            continue;
+        }
+        printf("%s%s", shown++ ? ", " : "symbolic dimensions: ", byoc_graph_symbol_name(g, id));
+        if (v >= 0)
+            printf(" = %lld (bound)", (long long)v);
+        else
+            printf(" (free)");
+    }
+    if (shown && hidden)
+        printf("; %d more named only by declarations the graph does not need", hidden);
+    else if (hidden)
+        printf("symbolic dimensions: %d, named only by declarations the graph does not need",
+               hidden);
+    putchar('\n');
+    free(used);
+}
+
+/* Which calls have no FLOP count, by op, and why when it is a free
+ * dimension. */
+static void print_unknown_flops(const byoc_graph *g)
+{
+    int n = byoc_graph_node_count(g), total = 0, symbolic = 0, nops = 0;
+    op_count *ops = calloc((size_t)n + 1, sizeof *ops);
+    if (!ops)
+        return;
+    for (int i = 0; i < n; i++) {
+        if (byoc_node_kind_of(g, i) != BYOC_N_CALL || byoc_node_flops(g, i) >= 0)
+            continue;
+        total++;
+        symbolic += has_symbol(g, i);
+        const char *name = byoc_node_op_name(g, i);
+        int j = 0;
+        while (j < nops && strcmp(ops[j].name, name) != 0)
+            j++;
+        if (j == nops)
+            ops[nops++] = (op_count){name, 0};
+        ops[j].n++;
+    }
+    qsort(ops, (size_t)nops, sizeof(*ops), by_count);
+    printf("calls without a FLOP count: %d (", total);
+    for (int j = 0; j < nops && j < 8; j++)
+        printf("%s%s %d", j ? ", " : "", ops[j].name, ops[j].n);
+    printf("%s)\n", nops > 8 ? ", ..." : "");
+    if (symbolic)
+        printf("  %d of them have free dimensions: bind them with --dim NAME=SIZE or "
+               "--input-shape INPUT=SHAPE; until then they are costed as kernel launches "
+               "only\n", symbolic);
+    free(ops);
+}
+
 static int cmd_info(byoc_registry *reg, int argc, char **argv)
 {
     cli_opts c = {.cmd = "info"};
@@ -1032,9 +1212,8 @@ static int cmd_info(byoc_registry *reg, int argc, char **argv)
         return prc == 1 ? 0 : prc;
     }
     const char *path = c.model;
-    model_format fmt = c.input;
+    byoc_graph *g = load_model(reg, path, c.input, &c.read);
     cli_opts_free(&c);
-    byoc_graph *g = load_model(reg, path, fmt);
     if (!g)
         return 1;
     int n = byoc_graph_node_count(g);
@@ -1093,6 +1272,11 @@ static int cmd_info(byoc_registry *reg, int argc, char **argv)
             }
         }
     }
+    print_symbols(g);
+    long folded = byoc_graph_folded_count(g);
+    if (folded > 0)
+        printf("folded at load: %ld nodes (shape arithmetic on known shapes and constants; "
+               "not placed)\n", folded);
     printf("operators (%d kinds):\n", nops);
     for (int i = 0; i < nops; i++)
         printf("  %6d  %s%s\n", ops[i].n, ops[i].name,
@@ -1100,6 +1284,8 @@ static int cmd_info(byoc_registry *reg, int argc, char **argv)
     printf("total: ");
     print_flops(flops);
     printf("%s\n", flops_known ? "" : " (some calls have no known FLOP count)");
+    if (!flops_known)
+        print_unknown_flops(g);
     printf("untyped nodes: %d\n", untyped);
     for (int i = 0; i < n; i++) {
         const char *why = byoc_node_untyped_reason(g, i);

@@ -42,6 +42,8 @@ void byoc_graph_destroy(byoc_graph *g)
         return;
     free(g->nodes);
     free(g->symbol_names);
+    free(g->symbol_values);
+    free(g->symbol_seen);
     free(g->cons_start);
     free(g->cons);
     free(g->notes);
@@ -467,10 +469,20 @@ int byoc_graph_symbol(byoc_graph *g, const char *name)
         if (!names)
             bx_oom();
         g->symbol_names = names;
+        int64_t *values = realloc(g->symbol_values, (size_t)cap * sizeof(*values));
+        if (!values)
+            bx_oom();
+        g->symbol_values = values;
+        bool *seen = realloc(g->symbol_seen, (size_t)cap * sizeof(*seen));
+        if (!seen)
+            bx_oom();
+        g->symbol_seen = seen;
         g->capsymbols = cap;
     }
     const char *copy = bx_arena_strdup(&g->arena, name);
     g->symbol_names[g->nsymbols] = copy;
+    g->symbol_values[g->nsymbols] = -1;
+    g->symbol_seen[g->nsymbols] = true;
     bx_hash_put(&g->symbols, copy, (void *)(uintptr_t)(g->nsymbols + 1));
     return g->nsymbols++;
 }
@@ -478,6 +490,198 @@ int byoc_graph_symbol(byoc_graph *g, const char *name)
 const char *byoc_graph_symbol_name(const byoc_graph *g, int id)
 {
     return g && id >= 0 && id < g->nsymbols ? g->symbol_names[id] : NULL;
+}
+
+int byoc_graph_symbol_count(const byoc_graph *g) { return g ? g->nsymbols : 0; }
+
+int64_t byoc_graph_symbol_value(const byoc_graph *g, int id)
+{
+    return g && id >= 0 && id < g->nsymbols ? g->symbol_values[id] : -1;
+}
+
+long byoc_graph_folded_count(const byoc_graph *g) { return g ? g->folded : 0; }
+
+/* ---- sizes fixed before reading ----------------------------------------- */
+
+/* Sizes past this are a typo, not a model (2^40 elements on one axis). */
+#define BX_MAX_BOUND_DIM ((int64_t)1 << 40)
+
+static int bind_one(byoc_graph *g, const char *name, int64_t value, const char *what,
+                    byoc_error *err)
+{
+    if (!name || !name[0]) {
+        bx_error_set(err, NULL, 0, 0, "%s: a dimension needs a name", what);
+        return -1;
+    }
+    if (value < 0 || value > BX_MAX_BOUND_DIM) {
+        bx_error_set(err, NULL, 0, 0, "%s: size %lld of '%s' is not between 0 and 2^40", what,
+                     (long long)value, name);
+        return -1;
+    }
+    bool fresh = !bx_hash_get(&g->symbols, name);
+    int id = byoc_graph_symbol(g, name);
+    if (fresh)
+        g->symbol_seen[id] = false;
+    if (g->symbol_values[id] >= 0 && g->symbol_values[id] != value) {
+        bx_error_set(err, NULL, 0, 0, "%s: '%s' is bound to both %lld and %lld", what, name,
+                     (long long)g->symbol_values[id], (long long)value);
+        return -1;
+    }
+    g->symbol_values[id] = value;
+    return 0;
+}
+
+int bx_graph_bind(byoc_graph *g, const byoc_read_options *o, byoc_error *err)
+{
+    if (!o)
+        return 0;
+    for (size_t i = 0; i < o->ndims; i++)
+        if (bind_one(g, o->dims[i].name, o->dims[i].value, "--dim", err) < 0)
+            return -1;
+    if (o->nshapes > (size_t)BYOC_MAX_FIELDS) {
+        bx_error_set(err, NULL, 0, 0, "more than %d input shapes", BYOC_MAX_FIELDS);
+        return -1;
+    }
+    g->input_shapes = BX_NEWN(&g->arena, struct bx_input_shape, o->nshapes + 1);
+    for (size_t i = 0; i < o->nshapes; i++) {
+        const byoc_input_shape *in = &o->shapes[i];
+        if (!in->input || !in->input[0]) {
+            bx_error_set(err, NULL, 0, 0, "--input-shape: an input needs a name");
+            return -1;
+        }
+        if (in->rank < 0 || in->rank > BYOC_MAX_RANK) {
+            bx_error_set(err, NULL, 0, 0, "--input-shape %s: %d axes; at most %d", in->input,
+                         in->rank, BYOC_MAX_RANK);
+            return -1;
+        }
+        for (int k = 0; k < in->rank; k++)
+            if (in->dims[k] < 0 || in->dims[k] > BX_MAX_BOUND_DIM) {
+                bx_error_set(err, NULL, 0, 0,
+                             "--input-shape %s: size %lld on axis %d is not between 0 and 2^40",
+                             in->input, (long long)in->dims[k], k);
+                return -1;
+            }
+        for (int j = 0; j < g->ninput_shapes; j++)
+            if (!strcmp(g->input_shapes[j].input, in->input)) {
+                bx_error_set(err, NULL, 0, 0, "--input-shape: '%s' is given twice", in->input);
+                return -1;
+            }
+        struct bx_input_shape *s = &g->input_shapes[g->ninput_shapes++];
+        s->input = bx_arena_strdup(&g->arena, in->input);
+        s->type.dtype = BYOC_DT_VOID;
+        s->type.rank = in->rank;
+        memcpy(s->type.dims, in->dims, sizeof(int64_t) * (size_t)in->rank);
+    }
+    return 0;
+}
+
+int bx_graph_symbol_seen(byoc_graph *g, const char *name)
+{
+    int id = byoc_graph_symbol(g, name);
+    g->symbol_seen[id] = true;
+    return id;
+}
+
+int64_t bx_graph_dim(byoc_graph *g, const char *name)
+{
+    int id = bx_graph_symbol_seen(g, name);
+    return g->symbol_values[id] >= 0 ? g->symbol_values[id] : BYOC_DIM_SYMBOL(id);
+}
+
+/* Bound symbols in t read as their sizes. */
+static void resolve_bound(const byoc_graph *g, byoc_tensor_type *t)
+{
+    for (int k = 0; k < t->rank; k++)
+        if (t->dims[k] <= -2 && -2 - t->dims[k] < g->nsymbols
+            && g->symbol_values[-2 - t->dims[k]] >= 0)
+            t->dims[k] = g->symbol_values[-2 - t->dims[k]];
+}
+
+static void dim_text(const byoc_graph *g, int64_t d, char *buf, size_t size)
+{
+    if (d >= 0)
+        snprintf(buf, size, "%lld", (long long)d);
+    else if (d == BYOC_DIM_UNKNOWN)
+        snprintf(buf, size, "?");
+    else
+        snprintf(buf, size, "'%s'", byoc_graph_symbol_name(g, (int)(-2 - d)));
+}
+
+int bx_graph_input_type(byoc_graph *g, const char *name, byoc_tensor_type *t, byoc_error *err)
+{
+    struct bx_input_shape *s = NULL;
+    for (int j = 0; j < g->ninput_shapes && !s; j++)
+        if (!strcmp(g->input_shapes[j].input, name))
+            s = &g->input_shapes[j];
+    if (!s) {
+        resolve_bound(g, t);
+        return 0;
+    }
+    s->used = true;
+    if (t->rank >= 0 && t->rank != s->type.rank) {
+        bx_error_set(err, NULL, 0, 0, "--input-shape %s: %d axes given, the model declares %d",
+                     name, s->type.rank, t->rank);
+        return -1;
+    }
+    for (int k = 0; t->rank >= 0 && k < t->rank; k++) {
+        int64_t d = t->dims[k], want = s->type.dims[k];
+        if (d >= 0 && d != want) {
+            bx_error_set(err, NULL, 0, 0,
+                         "--input-shape %s: axis %d is %lld in the model, not %lld", name, k,
+                         (long long)d, (long long)want);
+            return -1;
+        }
+        if (d <= -2) {
+            int id = (int)(-2 - d);
+            if (g->symbol_values[id] >= 0 && g->symbol_values[id] != want) {
+                char buf[160];
+                dim_text(g, d, buf, sizeof buf);
+                bx_error_set(err, NULL, 0, 0,
+                             "--input-shape %s: axis %d is %s, bound to %lld, not %lld", name, k,
+                             buf, (long long)g->symbol_values[id], (long long)want);
+                return -1;
+            }
+            g->symbol_values[id] = want;
+        }
+    }
+    t->rank = s->type.rank;
+    memcpy(t->dims, s->type.dims, sizeof(int64_t) * (size_t)t->rank);
+    return 0;
+}
+
+int bx_graph_bind_check(const byoc_graph *g, byoc_error *err)
+{
+    for (int j = 0; j < g->ninput_shapes; j++)
+        if (!g->input_shapes[j].used) {
+            bx_error_set(err, NULL, 0, 0, "--input-shape: the model has no input '%s'",
+                         g->input_shapes[j].input);
+            return -1;
+        }
+    for (int id = 0; id < g->nsymbols; id++)
+        if (!g->symbol_seen[id]) {
+            char have[300];
+            size_t at = 0;
+            int listed = 0, more = 0;
+            have[0] = '\0';
+            for (int k = 0; k < g->nsymbols; k++) {
+                if (!g->symbol_seen[k])
+                    continue;
+                size_t len = strlen(g->symbol_names[k]);
+                if (listed < 8 && at + len + 3 < sizeof have) {
+                    at += (size_t)snprintf(have + at, sizeof have - at, "%s%s",
+                                           listed ? ", " : "", g->symbol_names[k]);
+                    listed++;
+                } else {
+                    more++;
+                }
+            }
+            bx_error_set(err, NULL, 0, 0,
+                         "--dim %s: the model names no such dimension (%s%s%s%.0d%s)",
+                         g->symbol_names[id], listed ? "it names " : "it names none", have,
+                         more ? " and " : "", more, more ? " more" : "");
+            return -1;
+        }
+    return 0;
 }
 
 /* ---- reading ----------------------------------------------------------- */

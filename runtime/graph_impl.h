@@ -37,7 +37,13 @@ struct byoc_graph {
     int n, cap;
     bx_hash symbols;            /* name -> id + 1 */
     const char **symbol_names;
+    int64_t *symbol_values;     /* the size bound to each; -1 when free */
+    bool *symbol_seen;          /* named by the model (not only bound) */
     int nsymbols, capsymbols;
+    /* Shapes given for inputs before reading (byoc_read_options). */
+    struct bx_input_shape *input_shapes;
+    int ninput_shapes;
+    long folded;                /* model nodes the reader computed at load */
     int output;                 /* -1: not set */
     const char *source;
     /* Consumers in CSR form, rebuilt lazily after the graph changes. */
@@ -49,6 +55,32 @@ struct byoc_graph {
     const char **notes;
     int nnotes, capnotes;
 };
+
+struct bx_input_shape {
+    const char *input;
+    byoc_tensor_type type;      /* dtype void */
+    bool used;
+};
+
+/* Take the bindings of o (NULL: none) before a reader starts: checks them
+ * (a name, a size >= 0, no name bound twice to different sizes) and keeps
+ * copies; -1 with err filled. */
+int bx_graph_bind(byoc_graph *g, const byoc_read_options *o, byoc_error *err);
+/* A dimension a model names: the size bound to it, else its symbol; marks
+ * the name as seen. */
+int64_t bx_graph_dim(byoc_graph *g, const char *name);
+/* Intern a dimension name a model uses, marking it seen; its id. */
+int bx_graph_symbol_seen(byoc_graph *g, const char *name);
+/* The type input `name` is read with: *t with the shape given for it, if
+ * any, replacing it.  A given shape must agree with the declared one where
+ * the model fixes a size or the rank; its sizes bind the symbols the
+ * declaration names at those axes.  Then every bound symbol left in *t
+ * reads as its size.  -1 with err filled. */
+int bx_graph_input_type(byoc_graph *g, const char *name, byoc_tensor_type *t, byoc_error *err);
+/* After reading: every binding was used (a --dim the model does not name,
+ * a shape for an input it does not have, is the user's mistake).  -1 with
+ * err filled. */
+int bx_graph_bind_check(const byoc_graph *g, byoc_error *err);
 
 /* The data of constant node, its scalars in one flat list (row-major), so
  * that element i is read in O(1); NULL when the data is not known. */

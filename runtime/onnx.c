@@ -76,6 +76,7 @@ typedef struct ox_decl {
     int64_t onnx_elem;          /* the element type as the model gives it */
     bool bad_dtype;             /* one byoc does not have */
     bool bad_rank;              /* more axes than BYOC_MAX_RANK */
+    bool shape_given;           /* an input whose shape byoc_read_options gave */
 } ox_decl;
 
 typedef struct ox_init {
@@ -719,8 +720,10 @@ static int build_node(ox_reader *r, const ox_node *n)
     cx.map = ox_op_lookup(n->domain, n->op_type);
     if (!cx.map)
         return build_opaque(&cx, NULL);
-    if (ox_fold(&cx))
+    if (ox_fold(&cx)) {
+        r->g->folded++;
         return 0;
+    }
     int rc = cx.map->convert(&cx);
     if (rc < 0)
         return -1;
@@ -816,8 +819,14 @@ static int check_names(ox_reader *r)
             reader_error(r, "graph input %d has no name", i);
             return -1;
         }
-        if (v->is_const)
+        if (v->is_const) {
+            if (d->shape_given) {
+                reader_error(r, "--input-shape %s: '%s' is an initializer, not an input",
+                             d->name, d->name);
+                return -1;
+            }
             continue;   /* IR 3 lists initializers as inputs too: constants */
+        }
         if (v->is_input) {
             reader_error(r, "graph input '%s' is given twice", d->name);
             return -1;
@@ -1146,7 +1155,10 @@ static int decode_tensor(ox_reader *r, const Onnx__TensorProto *t, const char *w
     return 0;
 }
 
-static void decode_value_info(ox_reader *r, const Onnx__ValueInfoProto *vi, ox_decl *d)
+/* keep_symbols: named dimensions stay symbols even when bound (graph
+ * inputs, which bx_graph_input_type resolves). */
+static void decode_value_info(ox_reader *r, const Onnx__ValueInfoProto *vi, ox_decl *d,
+                              bool keep_symbols)
 {
     memset(d, 0, sizeof *d);
     d->name = bx_arena_strdup(&r->arena, S(vi->name));
@@ -1174,7 +1186,8 @@ static void decode_value_info(ox_reader *r, const Onnx__ValueInfoProto *vi, ox_d
             size = dim->dim_value;
         else if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM
                  && dim->dim_param && dim->dim_param[0])
-            size = BYOC_DIM_SYMBOL(byoc_graph_symbol(r->g, dim->dim_param));
+            size = keep_symbols ? BYOC_DIM_SYMBOL(bx_graph_symbol_seen(r->g, dim->dim_param))
+                                : bx_graph_dim(r->g, dim->dim_param);
         d->type.dims[k] = size;
     }
 }
@@ -1314,14 +1327,26 @@ static int decode(ox_reader *r, const void *data, size_t size)
         if (decode_node(r, gp->node[k], (int)k, &m->nodes[k]) < 0)
             goto done;
     m->inputs = BX_NEWN(&r->arena, ox_decl, gp->n_input + 1);
-    for (size_t k = 0; k < gp->n_input; k++, m->ninputs++)
-        decode_value_info(r, gp->input[k], &m->inputs[k]);
+    for (size_t k = 0; k < gp->n_input; k++, m->ninputs++) {
+        ox_decl *d = &m->inputs[k];
+        decode_value_info(r, gp->input[k], d, true);
+        /* Before the other declarations, so that the symbols a given
+         * shape binds are numbers in them too. */
+        byoc_tensor_type before = d->type;
+        byoc_error e;
+        if (!d->bad_rank && bx_graph_input_type(r->g, d->name, &d->type, &e) < 0) {
+            reader_error(r, "%s", e.msg);
+            goto done;
+        }
+        d->shape_given = memcmp(&before, &d->type, sizeof before) != 0
+                         || d->type.rank != before.rank;
+    }
     m->outputs = BX_NEWN(&r->arena, ox_decl, gp->n_output + 1);
     for (size_t k = 0; k < gp->n_output; k++, m->noutputs++)
-        decode_value_info(r, gp->output[k], &m->outputs[k]);
+        decode_value_info(r, gp->output[k], &m->outputs[k], false);
     m->infos = BX_NEWN(&r->arena, ox_decl, gp->n_value_info + 1);
     for (size_t k = 0; k < gp->n_value_info; k++, m->ninfos++)
-        decode_value_info(r, gp->value_info[k], &m->infos[k]);
+        decode_value_info(r, gp->value_info[k], &m->infos[k], false);
     m->inits = BX_NEWN(&r->arena, ox_init, gp->n_initializer + 1);
     for (size_t k = 0; k < gp->n_initializer; k++, m->ninits++) {
         ox_init *in = &m->inits[k];
@@ -1341,8 +1366,8 @@ done:
 
 bool byoc_onnx_available(void) { return true; }
 
-static byoc_graph *byoc_onnx_read_bytes_unguarded(const byoc_registry *reg, const void *data, size_t size,
-                                 const char *name, byoc_error *err)
+static byoc_graph *read_bytes(const byoc_registry *reg, const void *data, size_t size,
+                              const char *name, const byoc_read_options *opts, byoc_error *err)
 {
     name = name ? name : "<bytes>";
     byoc_error_clear(err);
@@ -1358,9 +1383,16 @@ static byoc_graph *byoc_onnx_read_bytes_unguarded(const byoc_registry *reg, cons
     byoc_graph_set_source(r.g, name);
     bx_arena_init(&r.arena);
     bx_hash_init(&r.values);
-    int rc = decode(&r, data ? data : "", size);
+    byoc_error e;
+    int rc = bx_graph_bind(r.g, opts, &e);
+    if (rc < 0)
+        reader_error(&r, "%s", e.msg);
+    if (rc == 0)
+        rc = decode(&r, data ? data : "", size);
     if (rc == 0)
         rc = build(&r);
+    if (rc == 0 && (rc = bx_graph_bind_check(r.g, &e)) < 0)
+        reader_error(&r, "%s", e.msg);
     bx_hash_free(&r.values);
     bx_arena_free(&r.arena);
     if (rc != 0) {
@@ -1372,17 +1404,19 @@ static byoc_graph *byoc_onnx_read_bytes_unguarded(const byoc_registry *reg, cons
     return r.g;
 }
 
-byoc_graph *byoc_onnx_read_bytes(const byoc_registry *reg, const void *data, size_t size,
-                                 const char *name, byoc_error *err)
+byoc_graph *byoc_onnx_read_bytes_with(const byoc_registry *reg, const void *data, size_t size,
+                                      const char *name, const byoc_read_options *opts,
+                                      byoc_error *err)
 {
     bx_oom_guard guard;
     BX_OOM_GUARD(&guard, err, NULL);
-    byoc_graph *result = byoc_onnx_read_bytes_unguarded(reg, data, size, name, err);
+    byoc_graph *result = read_bytes(reg, data, size, name, opts, err);
     bx_oom_close(&guard);
     return result;
 }
 
-byoc_graph *byoc_onnx_read(const byoc_registry *reg, const char *path, byoc_error *err)
+static byoc_graph *read_file(const byoc_registry *reg, const char *path,
+                             const byoc_read_options *opts, byoc_error *err)
 {
     FILE *f = path ? fopen(path, "rb") : NULL;
     if (!f) {
@@ -1392,16 +1426,21 @@ byoc_graph *byoc_onnx_read(const byoc_registry *reg, const char *path, byoc_erro
     }
     size_t cap = 1 << 16, n = 0, got;
     unsigned char *buf = malloc(cap);
-    if (!buf)
+    if (!buf) {
+        fclose(f);
         bx_oom();
+    }
     while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
         n += got;
         if (n == cap) {
-            cap *= 2;
-            unsigned char *nb = realloc(buf, cap);
-            if (!nb)
+            unsigned char *nb = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+            if (!nb) {
+                free(buf);
+                fclose(f);
                 bx_oom();
+            }
             buf = nb;
+            cap *= 2;
         }
     }
     bool bad = ferror(f);
@@ -1410,29 +1449,53 @@ byoc_graph *byoc_onnx_read(const byoc_registry *reg, const char *path, byoc_erro
     if (bad)
         bx_error_set(err, path, 0, 0, "cannot read the file");
     else
-        g = byoc_onnx_read_bytes(reg, buf, n, path, err);
+        g = read_bytes(reg, buf, n, path, opts, err);
     free(buf);
     return g;
+}
+
+byoc_graph *byoc_onnx_read_with(const byoc_registry *reg, const char *path,
+                                const byoc_read_options *opts, byoc_error *err)
+{
+    bx_oom_guard guard;
+    BX_OOM_GUARD(&guard, err, NULL);
+    byoc_graph *result = read_file(reg, path, opts, err);
+    bx_oom_close(&guard);
+    return result;
 }
 
 #else /* !HAVE_ONNX */
 
 bool byoc_onnx_available(void) { return false; }
 
-byoc_graph *byoc_onnx_read_bytes(const byoc_registry *reg, const void *data, size_t size,
-                                 const char *name, byoc_error *err)
+byoc_graph *byoc_onnx_read_bytes_with(const byoc_registry *reg, const void *data, size_t size,
+                                      const char *name, const byoc_read_options *opts,
+                                      byoc_error *err)
 {
     (void)reg;
     (void)data;
     (void)size;
+    (void)opts;
     bx_error_set(err, name ? name : "<bytes>", 0, 0,
                  "ONNX support is not built in (configure found no protobuf-c)");
     return NULL;
 }
 
-byoc_graph *byoc_onnx_read(const byoc_registry *reg, const char *path, byoc_error *err)
+byoc_graph *byoc_onnx_read_with(const byoc_registry *reg, const char *path,
+                                const byoc_read_options *opts, byoc_error *err)
 {
-    return byoc_onnx_read_bytes(reg, NULL, 0, path, err);
+    return byoc_onnx_read_bytes_with(reg, NULL, 0, path, opts, err);
 }
 
 #endif
+
+byoc_graph *byoc_onnx_read_bytes(const byoc_registry *reg, const void *data, size_t size,
+                                 const char *name, byoc_error *err)
+{
+    return byoc_onnx_read_bytes_with(reg, data, size, name, NULL, err);
+}
+
+byoc_graph *byoc_onnx_read(const byoc_registry *reg, const char *path, byoc_error *err)
+{
+    return byoc_onnx_read_with(reg, path, NULL, err);
+}

@@ -156,7 +156,7 @@ int relay_dtype(relay_reader *r, const char *name, int line, int col)
 
 int64_t relay_dim_symbol(relay_reader *r, const char *name)
 {
-    return BYOC_DIM_SYMBOL(byoc_graph_symbol(r->g, name));
+    return bx_graph_dim(r->g, name);
 }
 
 int relay_tlist_push(relay_reader *r, relay_tlist *l, const relay_type *t, int line, int col)
@@ -444,7 +444,10 @@ static int make_input(relay_reader *r, relay_scope *s, const relay_item *p)
         return -1;
     }
     byoc_error e;
-    int n = byoc_graph_add_input(r->g, p->param + 1, &p->type->t, &e);
+    byoc_tensor_type t = p->type->t;
+    if (bx_graph_input_type(r->g, p->param + 1, &t, &e) < 0)
+        return graph_error(r, &e, p->line, p->col);
+    int n = byoc_graph_add_input(r->g, p->param + 1, &t, &e);
     if (n < 0)
         return graph_error(r, &e, p->line, p->col);
     byoc_graph_set_loc(r->g, n, p->line, p->col);
@@ -948,7 +951,7 @@ out:
 /* ---- the public entry points ------------------------------------------------------ */
 
 static byoc_graph *read_text(const byoc_registry *reg, const char *text, size_t len,
-                             const char *name, byoc_error *err)
+                             const char *name, const byoc_read_options *opts, byoc_error *err)
 {
     relay_reader r;
     memset(&r, 0, sizeof r);
@@ -965,9 +968,13 @@ static byoc_graph *read_text(const byoc_registry *reg, const char *text, size_t 
     r.limit = 16 * (long)(len < 1 << 24 ? len : 1 << 24);
     if (r.limit < 1 << 16)
         r.limit = 1 << 16;
-    int rc = relay_parse(&r, text, len);
+    int rc = bx_graph_bind(r.g, opts, err);
+    if (rc == 0)
+        rc = relay_parse(&r, text, len);
     if (rc == 0)
         rc = eval_main(&r);
+    if (rc == 0)
+        rc = bx_graph_bind_check(r.g, err);
     if (rc == 0 && byoc_graph_infer_types(r.g, err) != 0)
         rc = -1;
     if (rc == 0)
@@ -984,45 +991,60 @@ static byoc_graph *read_text(const byoc_registry *reg, const char *text, size_t 
     return r.g;
 }
 
-static byoc_graph *byoc_relay_read_string_unguarded(const byoc_registry *reg, const char *text, size_t len,
-                                   const char *name, byoc_error *err)
+static byoc_graph *read_string(const byoc_registry *reg, const char *text, size_t len,
+                               const char *name, const byoc_read_options *opts,
+                               byoc_error *err)
 {
     if (!reg || !text) {
         bx_error_set(err, name, 0, 0, "no registry or no text");
         return NULL;
     }
-    return read_text(reg, text, len, name ? name : "<string>", err);
+    return read_text(reg, text, len, name ? name : "<string>", opts, err);
+}
+
+byoc_graph *byoc_relay_read_string_with(const byoc_registry *reg, const char *text, size_t len,
+                                        const char *name, const byoc_read_options *opts,
+                                        byoc_error *err)
+{
+    bx_oom_guard guard;
+    BX_OOM_GUARD(&guard, err, NULL);
+    byoc_graph *result = read_string(reg, text, len, name, opts, err);
+    bx_oom_close(&guard);
+    return result;
 }
 
 byoc_graph *byoc_relay_read_string(const byoc_registry *reg, const char *text, size_t len,
                                    const char *name, byoc_error *err)
 {
-    bx_oom_guard guard;
-    BX_OOM_GUARD(&guard, err, NULL);
-    byoc_graph *result = byoc_relay_read_string_unguarded(reg, text, len, name, err);
-    bx_oom_close(&guard);
-    return result;
+    return byoc_relay_read_string_with(reg, text, len, name, NULL, err);
 }
 
-static byoc_graph *byoc_relay_read_unguarded(const byoc_registry *reg, const char *path, byoc_error *err)
+static byoc_graph *read_file(const byoc_registry *reg, const char *path,
+                             const byoc_read_options *opts, byoc_error *err)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = path ? fopen(path, "rb") : NULL;
     if (!f) {
-        bx_error_set(err, path, 0, 0, "cannot open: %s", strerror(errno));
+        bx_error_set(err, path ? path : "", 0, 0, "cannot open: %s",
+                     path ? strerror(errno) : "no path");
         return NULL;
     }
     size_t cap = 1 << 16, n = 0, got;
     char *buf = malloc(cap);
-    if (!buf)
+    if (!buf) {
+        fclose(f);
         bx_oom();
+    }
     while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
         n += got;
         if (n == cap) {
-            cap *= 2;
-            char *nb = realloc(buf, cap);
-            if (!nb)
+            char *nb = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+            if (!nb) {
+                free(buf);
+                fclose(f);
                 bx_oom();
+            }
             buf = nb;
+            cap *= 2;
         }
     }
     bool bad = ferror(f);
@@ -1032,17 +1054,22 @@ static byoc_graph *byoc_relay_read_unguarded(const byoc_registry *reg, const cha
         bx_error_set(err, path, 0, 0, "cannot read the file");
         return NULL;
     }
-    byoc_graph *g = read_text(reg, buf, n, path, err);
+    byoc_graph *g = read_text(reg, buf, n, path, opts, err);
     free(buf);
     return g;
 }
 
-byoc_graph *byoc_relay_read(const byoc_registry *reg, const char *path, byoc_error *err)
+byoc_graph *byoc_relay_read_with(const byoc_registry *reg, const char *path,
+                                 const byoc_read_options *opts, byoc_error *err)
 {
     bx_oom_guard guard;
     BX_OOM_GUARD(&guard, err, NULL);
-    byoc_graph *result = byoc_relay_read_unguarded(reg, path, err);
+    byoc_graph *result = read_file(reg, path, opts, err);
     bx_oom_close(&guard);
     return result;
 }
 
+byoc_graph *byoc_relay_read(const byoc_registry *reg, const char *path, byoc_error *err)
+{
+    return byoc_relay_read_with(reg, path, NULL, err);
+}

@@ -104,6 +104,39 @@ void byoc_graph_set_source(byoc_graph *g, const char *file);
 /* Intern a symbolic dimension name; returns its id. */
 int byoc_graph_symbol(byoc_graph *g, const char *name);
 const char *byoc_graph_symbol_name(const byoc_graph *g, int id);
+/* The symbolic dimensions the model names, ids 0 to count - 1. */
+int byoc_graph_symbol_count(const byoc_graph *g);
+/* The size a reader bound symbol id to (byoc_read_options), or -1 when the
+ * dimension stayed free. */
+int64_t byoc_graph_symbol_value(const byoc_graph *g, int id);
+/* How many model nodes the reader computed at load instead of adding
+ * (ONNX shape arithmetic on known shapes and constants): they cost
+ * nothing when the model runs and are not placed. */
+long byoc_graph_folded_count(const byoc_graph *g);
+
+/* ---- sizes fixed before reading ------------------------------------------
+ * What ONNX Runtime's free-dimension overrides do: a model's named free
+ * dimensions (ONNX dim_param, Relay's named dims) bound to sizes, and whole
+ * input shapes given, before the reader types the graph, so that every
+ * shape computed from them is known.  Readers take these through their
+ * *_with entry points (byoc/onnx.h, byoc/relay.h). */
+typedef struct byoc_dim_binding {
+    const char *name;           /* the dimension's name in the model */
+    int64_t value;              /* >= 0 */
+} byoc_dim_binding;
+
+typedef struct byoc_input_shape {
+    const char *input;          /* a graph input's name */
+    int rank;                   /* 0 to BYOC_MAX_RANK */
+    int64_t dims[BYOC_MAX_RANK]; /* each >= 0 */
+} byoc_input_shape;
+
+typedef struct byoc_read_options {
+    const byoc_dim_binding *dims;
+    size_t ndims;
+    const byoc_input_shape *shapes;
+    size_t nshapes;
+} byoc_read_options;
 
 /* ---- reading ------------------------------------------------------------ */
 int byoc_graph_node_count(const byoc_graph *g);

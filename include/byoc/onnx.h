@@ -37,6 +37,16 @@ byoc_graph *byoc_onnx_read(const byoc_registry *reg, const char *path, byoc_erro
 /* The same from memory; `name` is used in messages. */
 byoc_graph *byoc_onnx_read_bytes(const byoc_registry *reg, const void *data, size_t size,
                                  const char *name, byoc_error *err);
+/* The same with free dimensions bound and input shapes given first
+ * (opts may be NULL): a dim_param the bindings name reads as their size
+ * everywhere in the model, and a given input shape replaces the declared
+ * one, binding the names at its axes.  Naming a dimension the model does
+ * not have, or an input it does not have, is an error. */
+byoc_graph *byoc_onnx_read_with(const byoc_registry *reg, const char *path,
+                                const byoc_read_options *opts, byoc_error *err);
+byoc_graph *byoc_onnx_read_bytes_with(const byoc_registry *reg, const void *data, size_t size,
+                                      const char *name, const byoc_read_options *opts,
+                                      byoc_error *err);
 
 #ifdef __cplusplus
 }

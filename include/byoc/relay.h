@@ -30,6 +30,13 @@ byoc_graph *byoc_relay_read(const byoc_registry *reg, const char *path, byoc_err
 /* The same from memory; `name` is used in messages. */
 byoc_graph *byoc_relay_read_string(const byoc_registry *reg, const char *text, size_t len,
                                    const char *name, byoc_error *err);
+/* The same with named dimensions bound and @main's parameter shapes given
+ * first (opts may be NULL; see byoc_read_options in byoc/graph.h). */
+byoc_graph *byoc_relay_read_with(const byoc_registry *reg, const char *path,
+                                 const byoc_read_options *opts, byoc_error *err);
+byoc_graph *byoc_relay_read_string_with(const byoc_registry *reg, const char *text, size_t len,
+                                        const char *name, const byoc_read_options *opts,
+                                        byoc_error *err);
 /* Write g as Relay text that byoc_relay_read reads back into the same
  * graph (constants' tensor values aside, which Relay keeps in a metadata
  * section byoc does not write).  Returns 0, or -1 with err filled. */

@@ -509,6 +509,101 @@ START_TEST(symbolic_dims)
 }
 END_TEST
 
+static byoc_graph *read_with(mb *m, const byoc_read_options *o)
+{
+    pack(m);
+    mb_free(m);
+    byoc_graph *g = byoc_onnx_read_bytes_with(reg, bytes, nbytes, "model.onnx", o, &err);
+    free(bytes);
+    bytes = NULL;
+    return g;
+}
+
+/* A dynamic-batch conv net and a shape chain on it (Shape -> Gather ->
+ * Unsqueeze -> Concat -> Reshape): free, the chain is computed at run time;
+ * bound by --dim or --input-shape, it folds away and every size is known. */
+static void dynamic_model(mb *m)
+{
+    mb_init(m, 13, 7);
+    mb_input(m, "x", "float[batch,3,H,W]");
+    mb_weight(m, "w", "float[8,3,3,3]");
+    Onnx__NodeProto *c = mb_node(m, "Conv", "conv", "x,w", "c");
+    attr_ints(m, c, "kernel_shape", 2, 3, 3);
+    attr_ints(m, c, "pads", 4, 1, 1, 1, 1);
+    mb_info(m, "c", "float[batch,8,H,W]");
+    mb_node(m, "Shape", "shape", "c", "s");
+    mb_ints(m, "zero", 1, 0);
+    mb_node(m, "Gather", "gather", "s,zero", "n");
+    mb_ints(m, "minus1", 1, -1);
+    mb_node(m, "Concat", "concat", "n,minus1", "target");
+    attr_int(m, m->nodes[m->graph.n_node - 1], "axis", 0);
+    mb_node(m, "Reshape", "reshape", "c,target", "y");
+    mb_output(m, "y", "float[batch,?]");
+}
+
+START_TEST(dimension_bindings)
+{
+    mb m;
+    dynamic_model(&m);
+    byoc_dim_binding dims[] = {{"batch", 2}, {"H", 16}, {"W", 16}};
+    byoc_read_options o = {dims, 3, NULL, 0};
+    byoc_graph *g = read_with(&m, &o);
+    ck_assert_msg(g != NULL, "%s", err.msg);
+    ck_assert_str_eq(output_type(g), "Tensor[(2, 2048), float32]");
+    ck_assert_int_eq(count_op(g, "shape_of"), 0);
+    ck_assert_int_eq(count_op(g, "reshape"), 1);
+    ck_assert_int_eq(count_calls(g), 2);
+    ck_assert_int_eq(byoc_graph_folded_count(g), 3);
+    ck_assert_int_eq(byoc_graph_symbol_count(g), 3);
+    for (int id = 0; id < 3; id++)
+        ck_assert_int_eq(byoc_graph_symbol_value(g, id), id == 0 ? 2 : 16);
+    ck_assert_double_eq(byoc_node_flops(g, find_op(g, "nn.conv2d")), 2.0 * 2 * 8 * 16 * 16 * 27);
+    byoc_graph_destroy(g);
+
+    /* The same through the input's shape, which binds the names at its axes. */
+    dynamic_model(&m);
+    byoc_input_shape shapes[] = {{"x", 4, {1, 3, 8, 8}}};
+    byoc_read_options o2 = {NULL, 0, shapes, 1};
+    g = read_with(&m, &o2);
+    ck_assert_msg(g != NULL, "%s", err.msg);
+    ck_assert_str_eq(type_text(g, 0), "Tensor[(1, 3, 8, 8), float32]");
+    ck_assert_str_eq(output_type(g), "Tensor[(1, 512), float32]");
+    ck_assert_int_eq(byoc_graph_symbol_value(g, 0), 1);
+    ck_assert_int_eq(count_op(g, "shape_of"), 0);
+    byoc_graph_destroy(g);
+
+    /* Mistakes are errors that say what is wrong. */
+    static const struct {
+        byoc_dim_binding dim;
+        byoc_input_shape shape;
+        const char *want;
+    } bad[] = {
+        {{"batch ", 1}, {NULL, 0, {0}},
+         "model.onnx: error: --dim batch : the model names no such dimension (it names batch, "
+         "H, W)"},
+        {{"batch", -1}, {NULL, 0, {0}},
+         "model.onnx: error: --dim: size -1 of 'batch' is not between 0 and 2^40"},
+        {{NULL, 0}, {"x", 3, {1, 3, 8}},
+         "model.onnx: error: --input-shape x: 3 axes given, the model declares 4"},
+        {{NULL, 0}, {"x", 4, {1, 4, 8, 8}},
+         "model.onnx: error: --input-shape x: axis 1 is 3 in the model, not 4"},
+        {{"H", 9}, {"x", 4, {1, 3, 8, 8}},
+         "model.onnx: error: --input-shape x: axis 2 is 'H', bound to 9, not 8"},
+        {{NULL, 0}, {"w", 4, {8, 3, 3, 3}},
+         "model.onnx: error: --input-shape: the model has no input 'w'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        dynamic_model(&m);
+        byoc_read_options ob = {&bad[i].dim, bad[i].dim.name ? 1 : 0, &bad[i].shape,
+                                bad[i].shape.input ? 1 : 0};
+        ck_assert_ptr_null(read_with(&m, &ob));
+        char msg[512];
+        byoc_error_format(&err, msg, sizeof msg);
+        ck_assert_str_eq(msg, bad[i].want);
+    }
+}
+END_TEST
+
 START_TEST(unmapped_op_is_opaque)
 {
     mb m;
@@ -994,6 +1089,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(core, initializer_listed_as_input);
     tcase_add_test(core, constant_as_reshape_shape);
     tcase_add_test(core, symbolic_dims);
+    tcase_add_test(core, dimension_bindings);
     tcase_add_test(core, unmapped_op_is_opaque);
     tcase_add_test(core, declared_type_mismatch_is_a_note);
     tcase_add_test(core, dropout_identity_and_softmax);

@@ -822,6 +822,51 @@ START_TEST(field_limit_is_located)
 }
 END_TEST
 
+/* --dim and --input-shape for Relay: a named dimension reads as its size
+ * everywhere; a parameter's shape replaces the declared one. */
+START_TEST(dimension_bindings)
+{
+    static const char *dyn =
+        "#[version = \"0.0.5\"]\n"
+        "def @main(%x: Tensor[(n, 50), float32], %y: Tensor[(?, 50), float32]) {\n"
+        "  %0 = add(%x, %y);\n"
+        "  nn.dense(%0, meta[relay.Constant][0] /* ty=Tensor[(10, 50), float32] */)\n"
+        "}\n";
+    byoc_dim_binding dims[] = {{"n", 4}};
+    byoc_input_shape shapes[] = {{"y", 2, {4, 50}}};
+    byoc_read_options o = {dims, 1, shapes, 1};
+    byoc_error err;
+    byoc_graph *g = byoc_relay_read_string_with(reg, dyn, strlen(dyn), "t.relay", &o, &err);
+    ck_assert_msg(g != NULL, "%s", err.msg);
+    ck_assert_int_eq(byoc_node_type(g, 0, -1)->dims[0], 4);
+    ck_assert_int_eq(byoc_node_type(g, 1, -1)->dims[0], 4);
+    int out = byoc_graph_output(g);
+    ck_assert_int_eq(byoc_node_type(g, out, -1)->dims[0], 4);
+    ck_assert_double_eq(byoc_node_flops(g, out), 2.0 * 4 * 50 * 10);
+    ck_assert_int_eq(byoc_graph_symbol_count(g), 1);
+    ck_assert_int_eq(byoc_graph_symbol_value(g, 0), 4);
+    byoc_graph_destroy(g);
+
+    /* Mistakes are errors, with the parameter's place when there is one. */
+    char buf[512];
+    byoc_dim_binding typo[] = {{"m", 4}};
+    byoc_read_options bad = {typo, 1, NULL, 0};
+    ck_assert_ptr_null(byoc_relay_read_string_with(reg, dyn, strlen(dyn), "t.relay", &bad, &err));
+    byoc_error_format(&err, buf, sizeof buf);
+    ck_assert_str_eq(buf, "error: --dim m: the model names no such dimension (it names n)");
+    byoc_input_shape wrong[] = {{"x", 2, {4, 51}}};
+    byoc_read_options bad2 = {NULL, 0, wrong, 1};
+    ck_assert_ptr_null(byoc_relay_read_string_with(reg, dyn, strlen(dyn), "t.relay", &bad2, &err));
+    byoc_error_format(&err, buf, sizeof buf);
+    ck_assert_str_eq(buf, "t.relay:2:11: error: --input-shape x: axis 1 is 50 in the model, not 51");
+    byoc_input_shape none[] = {{"z", 1, {4}}};
+    byoc_read_options bad3 = {NULL, 0, none, 1};
+    ck_assert_ptr_null(byoc_relay_read_string_with(reg, dyn, strlen(dyn), "t.relay", &bad3, &err));
+    byoc_error_format(&err, buf, sizeof buf);
+    ck_assert_str_eq(buf, "error: --input-shape: the model has no input 'z'");
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("relay");
@@ -829,6 +874,7 @@ static Suite *suite(void)
     tcase_add_checked_fixture(core, setup, teardown);
     tcase_add_test(core, reads_calls_constants_projections);
     tcase_add_test(core, tuples_literals_and_symbols);
+    tcase_add_test(core, dimension_bindings);
     tcase_add_test(core, writer_round_trips);
     tcase_add_test(core, partitioned_module_reads_as_the_flat_one);
     tcase_add_test(core, nested_composite_inside_a_global);
