@@ -59,6 +59,7 @@ struct ox_value {
     int uses;                   /* node inputs and graph outputs naming it */
     bool is_input;
     bool is_const;              /* an initializer or a Constant's output */
+    bool lazy;                  /* data known in part; node built on first use */
     byoc_tensor_type type;      /* is_const: its type */
     const ox_tensor *data;      /* is_const: contents, or NULL */
     bool declared;              /* the model declares decl */
@@ -96,6 +97,8 @@ typedef struct ox_model {
 
 struct ox_reader {
     byoc_graph *g;
+    ox_value **lazy_stack;      /* materialize's work list, values.n long */
+    int lazy_depth;             /* materialize calls open */
     const char *file;
     byoc_error *err;
     bool failed;
@@ -278,6 +281,68 @@ static bool const_value(const ox_tensor *t, byoc_value *v, byoc_value *items, si
     return true;
 }
 
+static int convert_node(ox_reader *r, const ox_node *n);
+
+/* Lazy values nest this deep at most: materialize runs converters, which
+ * meet lazy values only through pending transposes. */
+enum { OX_LAZY_DEPTH = 64 };
+
+/* Build the nodes a lazy value stands for: its producer's converter, after
+ * the producers of every lazy value it reads, deepest first, from a work
+ * list rather than by recursion.  The list holds no value twice (that
+ * would be a cycle), so values.n entries are enough. */
+static int materialize(ox_reader *r, ox_value *v)
+{
+    if (r->lazy_depth >= OX_LAZY_DEPTH) {
+        reader_error(r, "'%s': shape computations nest more than %d deep", v->name,
+                     OX_LAZY_DEPTH);
+        return -1;
+    }
+    if (!r->lazy_stack)
+        r->lazy_stack = BX_NEWN(&r->arena, ox_value *, r->values.n + 1);
+    r->lazy_depth++;
+    int base = 0;
+    while (r->lazy_stack[base])
+        base++;                 /* an outer call's entries */
+    int sp = base;
+    r->lazy_stack[sp++] = v;
+    int rc = 0;
+    while (sp > base && rc == 0) {
+        ox_value *t = r->lazy_stack[sp - 1];
+        if (t->node >= 0) {
+            r->lazy_stack[--sp] = NULL;
+            continue;
+        }
+        const ox_node *n = &r->m.nodes[t->producer];
+        ox_value *need = NULL;
+        for (int k = 0; k < n->ninputs && !need; k++) {
+            ox_value *u = n->inputs[k][0] ? resolve(value_get(r, n->inputs[k])) : NULL;
+            if (u && u->lazy && u->node < 0)
+                need = u;
+        }
+        if (need) {
+            if ((size_t)sp >= r->values.n) {
+                reader_error(r, "'%s': shape computations form a cycle", v->name);
+                rc = -1;
+                break;
+            }
+            r->lazy_stack[sp++] = need;
+            continue;
+        }
+        r->g->folded--;
+        if (convert_node(r, n) < 0)
+            rc = -1;
+        else if (t->node < 0) {
+            reader_error(r, "'%s': its node was not built", t->name);
+            rc = -1;
+        }
+    }
+    while (sp > base)
+        r->lazy_stack[--sp] = NULL;
+    r->lazy_depth--;
+    return rc < 0 ? -1 : v->node;
+}
+
 int ox_node_of(ox_cx *cx, ox_value *v)
 {
     v = resolve(v);
@@ -296,6 +361,8 @@ int ox_node_of(ox_cx *cx, ox_value *v)
         v->node = node;
         return node;
     }
+    if (v->lazy)
+        return materialize(cx->r, v);
     if (v->tr_src) {
         int src = ox_node_of(cx, v->tr_src);
         if (src < 0)
@@ -357,8 +424,8 @@ byoc_tensor_type ox_type(ox_cx *cx, ox_value *v)
     const byoc_tensor_type *t = v->node >= 0 ? byoc_node_type(cx->g, v->node, -1) : NULL;
     if (t && t->rank >= 0)
         return *t;
-    if (v->is_const)
-        return v->type;
+    if (v->is_const || v->lazy)
+        return v->is_const ? v->type : v->data->type;
     /* A transpose built by this node's converter is not typed yet. */
     if (v->tr_src) {
         byoc_tensor_type s = ox_type(cx, v->tr_src), out = s;
@@ -377,6 +444,13 @@ const ox_tensor *ox_data(ox_cx *cx, ox_value *v)
     (void)cx;
     v = resolve(v);
     return v && v->is_const ? v->data : NULL;
+}
+
+const ox_tensor *ox_sym_data(ox_cx *cx, ox_value *v)
+{
+    (void)cx;
+    v = resolve(v);
+    return v && (v->is_const || v->lazy) ? v->data : NULL;
 }
 
 /* ---- defining outputs ----------------------------------------------------- */
@@ -405,6 +479,15 @@ void ox_define_const(ox_cx *cx, int i, const byoc_tensor_type *type, const ox_te
         return;
     v->is_const = true;
     v->type = *type;
+    v->data = t;
+}
+
+void ox_define_lazy(ox_cx *cx, int i, const ox_tensor *t)
+{
+    ox_value *v = out_value(cx, i);
+    if (!v)
+        return;
+    v->lazy = true;
     v->data = t;
 }
 
@@ -714,30 +797,47 @@ static int build_opaque(ox_cx *cx, const char *why)
     return 0;
 }
 
-static int build_node(ox_reader *r, const ox_node *n)
+/* The node's converter, or an opaque call when it has none or it gives
+ * up (typed, where contents known in part say what its output is). */
+static int convert_node(ox_reader *r, const ox_node *n)
 {
     ox_cx cx = {.r = r, .g = r->g, .node = n, .opset = r->m.opset};
     cx.map = ox_op_lookup(n->domain, n->op_type);
     if (!cx.map)
         return build_opaque(&cx, NULL);
-    if (ox_fold(&cx)) {
-        r->g->folded++;
-        return 0;
-    }
     int rc = cx.map->convert(&cx);
     if (rc < 0)
         return -1;
-    if (rc > 0)
+    if (rc > 0) {
+        byoc_tensor_type t;
+        ox_value *v = out_value(&cx, 0);
+        if (n->noutputs == 1 && v && ox_symbolic_type(&cx, &t)) {
+            v->decl = t;
+            v->declared = true;
+        }
         return build_opaque(&cx, cx.why);
+    }
     for (int i = 0; i < n->noutputs; i++) {
         ox_value *v = out_value(&cx, i);
         /* Outputs nobody reads may stay undefined (Dropout's mask); one
          * that is read but that the op does not give is the model's
          * mistake (an Identity with three outputs). */
-        if (v && v->uses > 0 && v->node < 0 && !v->alias && !v->is_const && !v->tr_src)
+        if (v && v->uses > 0 && v->node < 0 && !v->alias && !v->is_const && !v->tr_src
+            && !v->lazy)
             return ox_fail(&cx, "%s gives no output %d ('%s')", n->op_type, i + 1, v->name);
     }
     return 0;
+}
+
+static int build_node(ox_reader *r, const ox_node *n)
+{
+    ox_cx cx = {.r = r, .g = r->g, .node = n, .opset = r->m.opset};
+    cx.map = ox_op_lookup(n->domain, n->op_type);
+    if (cx.map && ox_fold(&cx)) {
+        r->g->folded++;
+        return 0;
+    }
+    return convert_node(r, n);
 }
 
 /* Depth-first post-order over the producers of each node's inputs, roots

@@ -39,12 +39,19 @@ enum {
 
 /* The contents of a small tensor whose data the model carries (shapes,
  * axes, pads, scalars).  Integer and bool elements are in i, float ones in
- * f; the other pointer is NULL. */
+ * f; the other pointer is NULL.  A shape computed from free dimensions
+ * (Shape of a [batch, seq, 768] tensor) is known only in part: then sym is
+ * not NULL, and where sym[k] is set, i[k] is not a number but a dimension,
+ * a symbol or BYOC_DIM_UNKNOWN (graph.h).  Such contents are no constant
+ * (ox_data does not give them; ox_sym_data does): the reader computes with
+ * them to type what they shape, and builds the nodes computing them only
+ * if something needs their value at run time. */
 typedef struct ox_tensor {
     byoc_tensor_type type;
     size_t n;
     const int64_t *i;
     const double *f;
+    const uint8_t *sym;
 } ox_tensor;
 
 typedef struct ox_attr {
@@ -103,8 +110,13 @@ struct ox_op_map {
  * one), or NULL. */
 const ox_op_map *ox_op_lookup(const char *domain, const char *op_type);
 /* Compute the node now if it is integer arithmetic on constants (shape
- * computations); returns 1 with its output defined as a constant, else 0. */
+ * computations); returns 1 with its output defined as a constant, else 0.
+ * On contents known only in part the output is defined by ox_define_lazy. */
 int ox_fold(ox_cx *cx);
+/* When a node cannot be expressed, the type its output has anyway, from
+ * contents known in part (a Reshape to [batch, seq, 12, 64]); false when
+ * nothing is known. */
+bool ox_symbolic_type(ox_cx *cx, byoc_tensor_type *out);
 
 /* ---- reading a node ----------------------------------------------------- */
 
@@ -120,6 +132,8 @@ int ox_node_of(ox_cx *cx, ox_value *v);
 byoc_tensor_type ox_type(ox_cx *cx, ox_value *v);
 /* The contents of v when the model gives them; NULL otherwise. */
 const ox_tensor *ox_data(ox_cx *cx, ox_value *v);
+/* The same, also when only known in part (a shape from free dimensions). */
+const ox_tensor *ox_sym_data(ox_cx *cx, ox_value *v);
 /* The type the model declares for output i; rank -1 when none. */
 byoc_tensor_type ox_out_decl(ox_cx *cx, int i);
 /* Zeroed memory that lives as long as the reader. */
@@ -167,6 +181,9 @@ void ox_alias(ox_cx *cx, int i, ox_value *v);
 /* Output i is a constant made on first use, with contents when t->n > 0
  * or t->i/f are set. */
 void ox_define_const(ox_cx *cx, int i, const byoc_tensor_type *type, const ox_tensor *t);
+/* Output i has contents t known in part (t->sym set): its node, the
+ * converter's, is built only when something uses it as an argument. */
+void ox_define_lazy(ox_cx *cx, int i, const ox_tensor *t);
 /* Output i is transpose(v, perm), built only if something other than a
  * transpose-folding MatMul or Gemm uses it. */
 void ox_define_transpose(ox_cx *cx, int i, ox_value *v, const int64_t *perm, int rank);

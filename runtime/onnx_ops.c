@@ -106,6 +106,15 @@ static bool shape_for_reshape(const int64_t *dims, int n, int64_t *out)
     return unknown <= 1;
 }
 
+/* Does t have a free (symbolic) dimension? */
+static bool has_free_dims(const byoc_tensor_type *t)
+{
+    for (int k = 0; k < t->rank; k++)
+        if (t->dims[k] <= -2)
+            return true;
+    return false;
+}
+
 static int call1(ox_cx *cx, const char *op, int a)
 {
     return ox_call(cx, op, &a, 1);
@@ -660,8 +669,17 @@ static int conv_matmul(ox_cx *cx)
     memcpy(out_shape, obatch, sizeof(int64_t) * (size_t)nb);
     out_shape[nb] = M;
     out_shape[nb + 1] = N;
-    if (!shape_for_reshape(out_shape, r, shape))
+    if (!shape_for_reshape(out_shape, r, shape)) {
+        /* Free batch dimensions cannot be flattened and restored by a
+         * newshape; nn.dense takes the batched A as it is. */
+        if (rb == 2 && K >= 0 && has_free_dims(&at)) {
+            int out = call2(cx, "nn.dense", ox_node_of(cx, A), ox_transpose(cx, B, swap2, 2));
+            if (dt != BYOC_DT_VOID)
+                TRY(ox_set_dtype(cx, out, "out_dtype", dt));
+            return define(cx, 0, out);
+        }
         return ox_unsupported(cx, "the result's shape is not known");
+    }
     int out;
     if (rb == 2) {
         if (K < 0)
@@ -918,12 +936,38 @@ static int conv_global_pool(ox_cx *cx)
 /* Reshape: the shape is an attribute before opset 5, an input after.  A
  * shape the model computes at run time is taken from the declared output
  * type when that is fully known: the graph needs a static newshape. */
+/* A Relay newshape for reshaping `in` to `want`, whose free dimensions are
+ * each the input's at the same axis (0: copy) but at most one (-1:
+ * inferred); false when more are left. */
+static bool symbolic_newshape(const byoc_tensor_type *in, const byoc_tensor_type *want,
+                              bool allowzero, int64_t *codes)
+{
+    int inferred = 0;
+    for (int k = 0; k < want->rank; k++) {
+        int64_t d = want->dims[k];
+        if (d >= 0)
+            codes[k] = d;
+        else if (!allowzero && d <= -2 && k < in->rank && in->dims[k] == d)
+            codes[k] = 0;
+        else if (inferred++ == 0)
+            codes[k] = -1;
+        else
+            return false;
+    }
+    /* A 0 in Relay's newshape copies; a literal 0 size needs allowzero. */
+    for (int k = 0; !allowzero && k < want->rank; k++)
+        if (want->dims[k] == 0)
+            return false;
+    return true;
+}
+
 static int conv_reshape(ox_cx *cx)
 {
     const int64_t *v = NULL;
     size_t n = 0;
-    int64_t allowzero, fallback[BYOC_MAX_RANK];
-    byoc_tensor_type decl = ox_out_decl(cx, 0);
+    int64_t allowzero, fallback[BYOC_MAX_RANK], codes[BYOC_MAX_RANK];
+    byoc_tensor_type decl = ox_out_decl(cx, 0), hint;
+    bool has_hint = false;
     TRY(ox_attr_int(cx, "allowzero", 0, &allowzero));
     if (cx->opset < 5) {
         int rc = ox_attr_ints(cx, "shape", &v, &n);
@@ -935,11 +979,23 @@ static int conv_reshape(ox_cx *cx)
         if (s == IN_ABSENT)
             return ox_fail(cx, "input 2 (the shape) is missing");
         if (s == IN_DYNAMIC) {
-            /* The declared output type may say what it comes to. */
-            if (decl.rank < 0 || !dims_known(&decl, 0, decl.rank))
-                return ox_unsupported(cx, "the shape is computed at run time");
-            v = decl.dims;
-            n = (size_t)decl.rank;
+            /* A shape of free dimensions is a newshape when each is a copy
+             * of the input's (0) but one (-1); the type keeps them. */
+            byoc_tensor_type in = ox_type(cx, ox_in(cx, 0));
+            if (ox_symbolic_type(cx, &hint) && symbolic_newshape(&in, &hint, allowzero != 0,
+                                                                 codes)) {
+                v = codes;
+                n = (size_t)hint.rank;
+                has_hint = true;
+            } else if (decl.rank >= 0 && dims_known(&decl, 0, decl.rank)) {
+                /* The declared output type may say what it comes to. */
+                v = decl.dims;
+                n = (size_t)decl.rank;
+            } else {
+                return ox_unsupported(cx, "the shape is computed at run time%s",
+                                      has_free_dims(&hint) ? " from several free dimensions"
+                                                           : "");
+            }
         }
     }
     if (n > BYOC_MAX_RANK)
@@ -951,6 +1007,8 @@ static int conv_reshape(ox_cx *cx)
     int node = reshape(cx, ox_arg(cx, 0), fallback, (int)n);
     if (allowzero)
         TRY(ox_set_bool(cx, node, "allowzero", true));
+    if (node >= 0 && has_hint)
+        byoc_graph_set_type(cx->g, node, &hint);
     return define(cx, 0, node);
 }
 
@@ -1347,9 +1405,23 @@ static int conv_expand(ox_cx *cx)
     int s = input_ints(cx, 1, &shape, &n);
     if (s == IN_ABSENT)
         return ox_fail(cx, "input 2 (the shape) is missing");
-    if (s == IN_DYNAMIC)
-        return ox_unsupported(cx, "the shape is computed at run time");
-    byoc_tensor_type t = ox_type(cx, ox_in(cx, 0));
+    byoc_tensor_type t = ox_type(cx, ox_in(cx, 0)), target;
+    if (s == IN_DYNAMIC) {
+        /* A shape of free dimensions that leaves every axis as it is (a
+         * mask expanded to [batch, 1, seq, seq] it already has): no
+         * broadcast at all. */
+        if (!ox_symbolic_type(cx, &target))
+            return ox_unsupported(cx, "the shape is computed at run time");
+        if (target.rank == t.rank
+            && !memcmp(target.dims, t.dims, sizeof(int64_t) * (size_t)t.rank)) {
+            ox_alias(cx, 0, ox_in(cx, 0));
+            return 0;
+        }
+        if (!dims_known(&target, 0, target.rank))
+            return ox_unsupported(cx, "the shape is computed at run time from free dimensions");
+        shape = target.dims;
+        n = (size_t)target.rank;
+    }
     int rank = t.rank < 0 ? (int)n : (t.rank > (int)n ? t.rank : (int)n);
     if (rank > BYOC_MAX_RANK)
         return ox_fail(cx, "the shape has %d axes", rank);
@@ -1367,6 +1439,11 @@ static int conv_expand(ox_cx *cx)
         if (want < 0)
             return ox_unsupported(cx, "the result's shape is not known");
         out[k] = want;
+    }
+    /* To the shape it has: nothing to do (TVM's SimplifyExpr drops it). */
+    if (t.rank == rank && !memcmp(t.dims, out, sizeof(int64_t) * (size_t)rank)) {
+        ox_alias(cx, 0, ox_in(cx, 0));
+        return 0;
     }
     int node = call1(cx, "broadcast_to", ox_arg(cx, 0));
     TRY(ox_set_ints(cx, node, "shape", out, (size_t)rank));
@@ -1615,6 +1692,10 @@ static int conv_range(ox_cx *cx)
     int args[3] = {ox_arg(cx, 0), ox_arg(cx, 1), ox_arg(cx, 2)};
     int node = ox_call(cx, "arange", args, 3);
     TRY(ox_set_dtype(cx, node, "dtype", dtype_of(cx, 0)));
+    /* Range(0, seq, 1) is seq long, which inference cannot see. */
+    byoc_tensor_type hint;
+    if (ox_symbolic_type(cx, &hint))
+        byoc_graph_set_type(cx->g, node, &hint);
     return define(cx, 0, node);
 }
 
@@ -1631,58 +1712,114 @@ static int conv_scatter_elements(ox_cx *cx)
     return define(cx, 0, node);
 }
 
-/* ---- folding integer constants ------------------------------------------------- */
+/* ---- folding shape arithmetic -------------------------------------------------- */
 
 /* Exporters compute shapes at run time - Shape, Gather, Unsqueeze, Concat
  * feeding a Reshape - where the sizes are in fact known.  TVM folds such
  * chains with fold_constant.  Here a node whose inputs are all integer
- * constants (or, for Shape, whose input has a fully known shape) is
- * computed on the spot: its output becomes a constant, and none of the
- * chain reaches the graph.  Float arithmetic is left alone: weights carry
- * no data, and the graph is about where the real work runs. */
+ * constants (or, for Shape, whose input has a known rank) is computed on
+ * the spot: its output becomes a constant, and none of the chain reaches
+ * the graph.  Where the input's shape has free dimensions (batch, seq), the
+ * elements they give are carried as those dimensions (ox_tensor.sym): the
+ * output is then lazy, its nodes built only if something needs the value
+ * at run time, and what it shapes (a Reshape to [batch, seq, 12, 64]) is
+ * typed with the dimensions.  Arithmetic on a dimension keeps it only
+ * where the result is the dimension itself (d * 1, d + 0); otherwise the
+ * element is unknown.  Float arithmetic is done only on the small tensors
+ * whose data the model carries (scales), never on weights, which carry
+ * none. */
 
 /* Folded tensors stay this small, like the contents the reader keeps. */
 enum { OX_FOLD_MAX = 4096 };
 
+#define SYM(t, k) ((t)->sym && (t)->sym[k])
+
+/* Input i's contents, also when known in part; integers and bools only
+ * (floats: known_numbers). */
 static const ox_tensor *known_ints(ox_cx *cx, int i)
 {
-    const ox_tensor *t = ox_data(cx, ox_in(cx, i));
-    if (!t || !t->i || t->type.dtype == BYOC_DT_BOOL || t->type.rank < 0)
+    const ox_tensor *t = ox_sym_data(cx, ox_in(cx, i));
+    if (!t || !t->i || t->type.dtype == BYOC_DT_BOOL || t->type.rank < 0
+        || t->type.rank > BYOC_MAX_RANK)
         return NULL;
     return t;
 }
 
-static ox_tensor *new_ints(ox_cx *cx, byoc_dtype dt, int rank, const int64_t *dims, size_t n)
+/* Input i's contents of any element type, also bools. */
+static const ox_tensor *known_any(ox_cx *cx, int i)
 {
+    const ox_tensor *t = ox_sym_data(cx, ox_in(cx, i));
+    if (!t || (!t->i && !t->f) || t->type.rank < 0 || t->type.rank > BYOC_MAX_RANK)
+        return NULL;
+    return t;
+}
+
+static ox_tensor *new_tensor(ox_cx *cx, byoc_dtype dt, int rank, const int64_t *dims, size_t n,
+                             bool floats)
+{
+    if (n > OX_FOLD_MAX || rank < 0 || rank > BYOC_MAX_RANK)
+        return NULL;
     ox_tensor *t = ox_alloc(cx, sizeof *t);
     t->type.dtype = dt;
     t->type.rank = rank;
     if (rank > 0)
         memcpy(t->type.dims, dims, sizeof(int64_t) * (size_t)rank);
     t->n = n;
-    t->i = ox_alloc(cx, sizeof(int64_t) * (n ? n : 1));
+    if (floats)
+        t->f = ox_alloc(cx, sizeof(double) * (n ? n : 1));
+    else
+        t->i = ox_alloc(cx, sizeof(int64_t) * (n ? n : 1));
+    t->sym = ox_alloc(cx, n ? n : 1);
     return t;
+}
+
+static ox_tensor *new_ints(ox_cx *cx, byoc_dtype dt, int rank, const int64_t *dims, size_t n)
+{
+    return new_tensor(cx, dt, rank, dims, n, false);
+}
+
+/* Element k of out is element j of x. */
+static void copy_elem(ox_tensor *out, size_t k, const ox_tensor *x, size_t j)
+{
+    if (out->f)
+        ((double *)out->f)[k] = x->f ? x->f[j] : (double)x->i[j];
+    else
+        ((int64_t *)out->i)[k] = x->i ? x->i[j] : (int64_t)x->f[j];
+    ((uint8_t *)out->sym)[k] = SYM(x, j);
+}
+
+static void set_unknown(ox_tensor *out, size_t k)
+{
+    if (out->i)
+        ((int64_t *)out->i)[k] = BYOC_DIM_UNKNOWN;
+    ((uint8_t *)out->sym)[k] = 1;
 }
 
 /* The same elements under new dims (Unsqueeze, Squeeze, Reshape). */
 static ox_tensor *redim(ox_cx *cx, const ox_tensor *x, int rank, const int64_t *dims)
 {
     size_t n = 1;
-    for (int k = 0; k < rank; k++)
+    for (int k = 0; k < rank; k++) {
+        if (dims[k] < 0 || dims[k] > OX_FOLD_MAX)
+            return NULL;
         n *= (size_t)dims[k];
+        if (n > OX_FOLD_MAX)
+            return NULL;
+    }
     if (n != x->n)
         return NULL;
-    ox_tensor *t = new_ints(cx, x->type.dtype, rank, dims, n);
-    memcpy((int64_t *)t->i, x->i, sizeof(int64_t) * n);
+    ox_tensor *t = new_tensor(cx, x->type.dtype, rank, dims, n, x->f != NULL);
+    for (size_t k = 0; t && k < n; k++)
+        copy_elem(t, k, x, k);
     return t;
 }
 
+/* Shape: the input's dims, free ones as themselves. */
 static ox_tensor *fold_shape(ox_cx *cx)
 {
     byoc_tensor_type t = ox_type(cx, ox_in(cx, 0));
     int64_t start, end, r = t.rank;
-    if (r < 0 || !dims_known(&t, 0, t.rank) || ox_attr_int(cx, "start", 0, &start) < 0
-        || ox_attr_int(cx, "end", r, &end) < 0)
+    if (r < 0 || ox_attr_int(cx, "start", 0, &start) < 0 || ox_attr_int(cx, "end", r, &end) < 0)
         return NULL;
     start = start < 0 ? start + r : start;
     end = end < 0 ? end + r : end;
@@ -1690,7 +1827,26 @@ static ox_tensor *fold_shape(ox_cx *cx)
     end = end < start ? start : end > r ? r : end;
     int64_t n = end - start;
     ox_tensor *out = new_ints(cx, BYOC_DT_INT64, 1, &n, (size_t)n);
-    memcpy((int64_t *)out->i, t.dims + start, sizeof(int64_t) * (size_t)n);
+    for (int64_t k = 0; out && k < n; k++) {
+        ((int64_t *)out->i)[k] = t.dims[start + k];
+        ((uint8_t *)out->sym)[k] = t.dims[start + k] < 0;
+    }
+    return out;
+}
+
+/* Size: the product of the input's dims, when all are known. */
+static ox_tensor *fold_size(ox_cx *cx)
+{
+    byoc_tensor_type t = ox_type(cx, ox_in(cx, 0));
+    if (t.rank < 0 || !dims_known(&t, 0, t.rank))
+        return NULL;
+    int64_t p = 1;
+    for (int k = 0; k < t.rank; k++)
+        if (__builtin_mul_overflow(p, t.dims[k], &p))
+            return NULL;
+    ox_tensor *out = new_ints(cx, BYOC_DT_INT64, 0, NULL, 1);
+    if (out)
+        ((int64_t *)out->i)[0] = p;
     return out;
 }
 
@@ -1726,7 +1882,7 @@ static ox_tensor *fold_reshape(ox_cx *cx, const ox_tensor *x)
 {
     const ox_tensor *sh = known_ints(cx, 1);
     int64_t allowzero;
-    if (!sh || sh->type.rank != 1 || sh->n > BYOC_MAX_RANK
+    if (!sh || sh->sym || sh->type.rank != 1 || sh->n > BYOC_MAX_RANK
         || ox_attr_int(cx, "allowzero", 0, &allowzero) < 0)
         return NULL;
     int64_t dims[BYOC_MAX_RANK], known = 1;
@@ -1754,22 +1910,26 @@ static ox_tensor *fold_reshape(ox_cx *cx, const ox_tensor *x)
 static ox_tensor *fold_concat(ox_cx *cx)
 {
     int64_t axis, total = 0;
-    if (ox_attr_int(cx, "axis", 0, &axis) < 0 || (axis != 0 && axis != -1))
+    if (ox_attr_int(cx, "axis", 0, &axis) < 0 || (axis != 0 && axis != -1)
+        || cx->node->ninputs == 0)
         return NULL;
+    bool floats = false;
     for (int i = 0; i < cx->node->ninputs; i++) {
-        const ox_tensor *t = known_ints(cx, i);
+        const ox_tensor *t = known_any(cx, i);
         if (!t || t->type.rank != 1)
             return NULL;
+        floats |= t->f != NULL;
         total += (int64_t)t->n;
+        if (total > OX_FOLD_MAX)
+            return NULL;
     }
-    if (total > OX_FOLD_MAX || cx->node->ninputs == 0)
-        return NULL;
-    ox_tensor *out = new_ints(cx, known_ints(cx, 0)->type.dtype, 1, &total, (size_t)total);
+    ox_tensor *out = new_tensor(cx, known_any(cx, 0)->type.dtype, 1, &total, (size_t)total,
+                                floats);
     size_t at = 0;
-    for (int i = 0; i < cx->node->ninputs; i++) {
-        const ox_tensor *t = known_ints(cx, i);
-        memcpy((int64_t *)out->i + at, t->i, sizeof(int64_t) * t->n);
-        at += t->n;
+    for (int i = 0; out && i < cx->node->ninputs; i++) {
+        const ox_tensor *t = known_any(cx, i);
+        for (size_t k = 0; k < t->n; k++)
+            copy_elem(out, at++, t, k);
     }
     return out;
 }
@@ -1778,15 +1938,16 @@ static ox_tensor *fold_gather(ox_cx *cx, const ox_tensor *x)
 {
     const ox_tensor *idx = known_ints(cx, 1);
     int64_t axis;
-    if (!idx || x->type.rank != 1 || idx->type.rank > 1 || ox_attr_int(cx, "axis", 0, &axis) < 0
-        || (axis != 0 && axis != -1))
+    if (!idx || idx->sym || x->type.rank != 1 || idx->type.rank > 1
+        || ox_attr_int(cx, "axis", 0, &axis) < 0 || (axis != 0 && axis != -1))
         return NULL;
-    ox_tensor *out = new_ints(cx, x->type.dtype, idx->type.rank, idx->type.dims, idx->n);
-    for (size_t k = 0; k < idx->n; k++) {
+    ox_tensor *out =
+        new_tensor(cx, x->type.dtype, idx->type.rank, idx->type.dims, idx->n, x->f != NULL);
+    for (size_t k = 0; out && k < idx->n; k++) {
         int64_t i = idx->i[k] < 0 ? idx->i[k] + (int64_t)x->n : idx->i[k];
         if (i < 0 || i >= (int64_t)x->n)
             return NULL;
-        ((int64_t *)out->i)[k] = x->i[i];
+        copy_elem(out, k, x, (size_t)i);
     }
     return out;
 }
@@ -1811,8 +1972,9 @@ static ox_tensor *fold_slice(ox_cx *cx, const ox_tensor *x)
     } else {
         const ox_tensor *a = known_ints(cx, 1), *b = known_ints(cx, 2);
         const ox_tensor *c = known_ints(cx, 3), *d = known_ints(cx, 4);
-        if (!a || !b || a->n != 1 || b->n != 1 || (ox_in(cx, 3) && (!c || c->n != 1))
-            || (ox_in(cx, 4) && (!d || d->n != 1)))
+        if (!a || !b || a->n != 1 || b->n != 1 || a->sym || b->sym
+            || (ox_in(cx, 3) && (!c || c->n != 1 || c->sym))
+            || (ox_in(cx, 4) && (!d || d->n != 1 || d->sym)))
             return NULL;
         start = a->i[0];
         end = b->i[0];
@@ -1820,11 +1982,11 @@ static ox_tensor *fold_slice(ox_cx *cx, const ox_tensor *x)
         step = d ? d->i[0] : 1;
     }
     int64_t len = (int64_t)x->n;
-    if ((axis != 0 && axis != -1) || step == 0)
+    if ((axis != 0 && axis != -1) || step == 0 || step == INT64_MIN)
         return NULL;
     /* Python's slice clamping, as ONNX defines it. */
-    start = start < 0 ? start + len : start;
-    end = end < 0 ? end + len : end;
+    start = start < 0 ? (start < -len ? -1 : start + len) : start;
+    end = end < 0 ? (end < -len ? -1 : end + len) : end;
     if (step > 0) {
         start = start < 0 ? 0 : start > len ? len : start;
         end = end < 0 ? 0 : end > len ? len : end;
@@ -1832,89 +1994,641 @@ static ox_tensor *fold_slice(ox_cx *cx, const ox_tensor *x)
         start = start < 0 ? -1 : start > len - 1 ? len - 1 : start;
         end = end < -1 ? -1 : end > len - 1 ? len - 1 : end;
     }
-    if (step == INT64_MIN)
-        return NULL;
     /* Counted, not stepped, so that a huge step cannot overflow. */
     int64_t n = step > 0 ? (end > start ? (end - start - 1) / step + 1 : 0)
                          : (start > end ? (start - end - 1) / -step + 1 : 0);
-    ox_tensor *out = new_ints(cx, x->type.dtype, 1, &n, (size_t)n);
-    for (int64_t k = 0; k < n; k++)
-        ((int64_t *)out->i)[k] = x->i[start + k * step];
+    ox_tensor *out = new_tensor(cx, x->type.dtype, 1, &n, (size_t)n, x->f != NULL);
+    for (int64_t k = 0; out && k < n; k++)
+        copy_elem(out, (size_t)k, x, (size_t)(start + k * step));
     return out;
 }
 
-/* Add, Sub, Mul, Div of equal shapes or against a single element. */
-static ox_tensor *fold_arith(ox_cx *cx, const ox_tensor *a)
+/* The broadcast shape of two folded tensors, in dims; false when they do
+ * not broadcast. */
+static bool fold_broadcast(const ox_tensor *a, const ox_tensor *b, int *rank, int64_t *dims)
 {
-    const ox_tensor *b = known_ints(cx, 1);
-    if (!b)
+    int r = a->type.rank > b->type.rank ? a->type.rank : b->type.rank;
+    for (int k = 0; k < r; k++) {
+        int ka = k - (r - a->type.rank), kb = k - (r - b->type.rank);
+        int64_t da = ka >= 0 ? a->type.dims[ka] : 1, db = kb >= 0 ? b->type.dims[kb] : 1;
+        if (da != db && da != 1 && db != 1)
+            return false;
+        dims[k] = da == 1 ? db : da;
+    }
+    *rank = r;
+    return true;
+}
+
+/* Element k of the broadcast result, as an index into t. */
+static size_t bcast_index(const ox_tensor *t, int rank, const int64_t *dims, size_t k)
+{
+    size_t idx = 0, stride = 1;
+    for (int a = rank - 1; a >= 0; a--) {
+        size_t coord = k % (size_t)dims[a];
+        k /= (size_t)dims[a];
+        int ta = a - (rank - t->type.rank);
+        if (ta >= 0) {
+            size_t d = (size_t)t->type.dims[ta];
+            idx += (d == 1 ? 0 : coord) * stride;
+            stride *= d;
+        }
+    }
+    return idx;
+}
+
+enum { F_ADD, F_SUB, F_MUL, F_DIV, F_MOD, F_MIN, F_MAX, F_EQ, F_LT, F_GT, F_LE, F_GE, F_AND,
+       F_OR };
+
+static int fold_op_code(const char *op)
+{
+    static const char *const names[] = {"Add", "Sub", "Mul", "Div", "Mod", "Min", "Max",
+                                        "Equal", "Less", "Greater", "LessOrEqual",
+                                        "GreaterOrEqual", "And", "Or"};
+    for (int k = 0; k < (int)(sizeof names / sizeof names[0]); k++)
+        if (!strcmp(op, names[k]))
+            return k;
+    return -1;
+}
+
+/* One element of an integer binary op; false when it has no value here
+ * (overflow, division by zero), which stops the fold. */
+static bool int_op(int op, int64_t x, int64_t y, bool fmod, int64_t *r)
+{
+    switch (op) {
+    case F_ADD: return !__builtin_add_overflow(x, y, r);
+    case F_SUB: return !__builtin_sub_overflow(x, y, r);
+    case F_MUL: return !__builtin_mul_overflow(x, y, r);
+    case F_DIV:
+        if (y == 0 || (x == INT64_MIN && y == -1))
+            return false;
+        *r = x / y;
+        return true;
+    case F_MOD:
+        if (y == 0 || (x == INT64_MIN && y == -1))
+            return false;
+        *r = x % y;
+        if (!fmod && *r != 0 && ((*r < 0) != (y < 0)))
+            *r += y;
+        return true;
+    case F_MIN: *r = x < y ? x : y; return true;
+    case F_MAX: *r = x > y ? x : y; return true;
+    case F_EQ: *r = x == y; return true;
+    case F_LT: *r = x < y; return true;
+    case F_GT: *r = x > y; return true;
+    case F_LE: *r = x <= y; return true;
+    case F_GE: *r = x >= y; return true;
+    case F_AND: *r = x && y; return true;
+    case F_OR: *r = x || y; return true;
+    }
+    return false;
+}
+
+static double float_op(int op, double x, double y, bool fmod_)
+{
+    switch (op) {
+    case F_ADD: return x + y;
+    case F_SUB: return x - y;
+    case F_MUL: return x * y;
+    case F_DIV: return x / y;
+    case F_MOD: return fmod_ ? fmod(x, y) : x - floor(x / y) * y;
+    case F_MIN: return x < y ? x : y;
+    case F_MAX: return x > y ? x : y;
+    case F_EQ: return x == y;
+    case F_LT: return x < y;
+    case F_GT: return x > y;
+    case F_LE: return x <= y;
+    case F_GE: return x >= y;
+    case F_AND: return x != 0 && y != 0;
+    case F_OR: return x != 0 || y != 0;
+    }
+    return 0;
+}
+
+/* A dimension meeting a number or a dimension: the dimension itself where
+ * the op leaves it (d * 1, d + 0, d / 1, min(d, d)), a truth value where
+ * it is sure (d == d); else unknown (returns false). */
+static bool sym_op(int op, bool sx, int64_t x, bool sy, int64_t y, int64_t *r, bool *rsym)
+{
+    *rsym = true;
+    if (sx && sy && x == y && x != BYOC_DIM_UNKNOWN) {
+        if (op == F_MIN || op == F_MAX) {
+            *r = x;
+            return true;
+        }
+        if (op == F_EQ || op == F_LE || op == F_GE || op == F_LT || op == F_GT) {
+            *rsym = false;
+            *r = op == F_EQ || op == F_LE || op == F_GE;
+            return true;
+        }
+        if (op == F_SUB) {
+            *rsym = false;
+            *r = 0;
+            return true;
+        }
+        return false;
+    }
+    if (sx && !sy && ((op == F_MUL || op == F_DIV) ? y == 1 : (op == F_ADD || op == F_SUB) && y == 0)) {
+        *r = x;
+        return true;
+    }
+    if (!sx && sy && ((op == F_MUL && x == 1) || (op == F_ADD && x == 0))) {
+        *r = y;
+        return true;
+    }
+    if ((op == F_MUL) && ((!sx && x == 0) || (!sy && y == 0))) {
+        *rsym = false;
+        *r = 0;
+        return true;
+    }
+    /* A size is never negative: d >= 0 and d < 0 are sure. */
+    if (sx && !sy && y == 0 && (op == F_GE || op == F_LT)) {
+        *rsym = false;
+        *r = op == F_GE;
+        return true;
+    }
+    return false;
+}
+
+static ox_tensor *fold_binary(ox_cx *cx, int op)
+{
+    const ox_tensor *a = known_any(cx, 0), *b = known_any(cx, 1);
+    int64_t fm = 0;
+    if (!a || !b || (op == F_MOD && ox_attr_int(cx, "fmod", 0, &fm) < 0))
         return NULL;
-    const ox_tensor *big = a->n >= b->n ? a : b;
-    if (a->n != b->n && a->n != 1 && b->n != 1)
+    int rank;
+    int64_t dims[BYOC_MAX_RANK];
+    if (!fold_broadcast(a, b, &rank, dims))
         return NULL;
-    if (a->n == b->n && a->type.rank != b->type.rank)
-        return NULL;
-    const char *op = cx->node->op_type;
-    ox_tensor *out = new_ints(cx, a->type.dtype, big->type.rank, big->type.dims, big->n);
-    for (size_t k = 0; k < big->n; k++) {
-        int64_t x = a->i[a->n == 1 ? 0 : k], y = b->i[b->n == 1 ? 0 : k], r;
-        if (!strcmp(op, "Add"))
-            r = (int64_t)((uint64_t)x + (uint64_t)y);
-        else if (!strcmp(op, "Sub"))
-            r = (int64_t)((uint64_t)x - (uint64_t)y);
-        else if (!strcmp(op, "Mul"))
-            r = (int64_t)((uint64_t)x * (uint64_t)y);
-        else if (y == 0 || (x == INT64_MIN && y == -1))
+    size_t n = 1;
+    for (int k = 0; k < rank; k++) {
+        n *= (size_t)dims[k];
+        if (n > OX_FOLD_MAX)
             return NULL;
-        else
-            r = x / y;
+    }
+    bool logic = op >= F_EQ, floats = (a->f || b->f) && !logic;
+    if ((a->f != NULL) != (b->f != NULL) && !logic)
+        return NULL;        /* mixed types: the model casts first */
+    byoc_dtype dt = logic ? BYOC_DT_BOOL : a->type.dtype;
+    ox_tensor *out = new_tensor(cx, dt, rank, dims, n, floats);
+    for (size_t k = 0; out && k < n; k++) {
+        size_t ia = bcast_index(a, rank, dims, k), ib = bcast_index(b, rank, dims, k);
+        bool sa = SYM(a, ia), sb = SYM(b, ib);
+        if (a->f || b->f) {
+            if (sa || sb) {
+                set_unknown(out, k);
+                continue;
+            }
+            double x = a->f ? a->f[ia] : (double)a->i[ia];
+            double y = b->f ? b->f[ib] : (double)b->i[ib];
+            double r = float_op(op, x, y, fm != 0);
+            if (floats)
+                ((double *)out->f)[k] = r;
+            else
+                ((int64_t *)out->i)[k] = r != 0;
+            continue;
+        }
+        int64_t x = a->i[ia], y = b->i[ib], r;
+        if (sa || sb) {
+            bool rs;
+            if (sym_op(op, sa, x, sb, y, &r, &rs)) {
+                ((int64_t *)out->i)[k] = r;
+                ((uint8_t *)out->sym)[k] = rs;
+            } else {
+                set_unknown(out, k);
+            }
+            continue;
+        }
+        if (!int_op(op, x, y, fm != 0, &r))
+            return NULL;
         ((int64_t *)out->i)[k] = r;
     }
     return out;
 }
 
+/* Neg, Abs, Not, Floor, Ceil, Round, Sqrt on folded elements. */
+static ox_tensor *fold_unary(ox_cx *cx, const char *op)
+{
+    const ox_tensor *x = known_any(cx, 0);
+    if (!x)
+        return NULL;
+    bool flt = x->f != NULL;
+    if (!flt && (!strcmp(op, "Sqrt") || !strcmp(op, "Floor") || !strcmp(op, "Ceil")
+                 || !strcmp(op, "Round")))
+        return redim(cx, x, x->type.rank, x->type.dims); /* integers are whole */
+    if (!flt && !strcmp(op, "Sqrt"))
+        return NULL;
+    ox_tensor *out = new_tensor(cx, x->type.dtype, x->type.rank, x->type.dims, x->n, flt);
+    for (size_t k = 0; out && k < x->n; k++) {
+        if (SYM(x, k)) {
+            set_unknown(out, k);
+            continue;
+        }
+        if (flt) {
+            double v = x->f[k];
+            v = !strcmp(op, "Neg") ? -v : !strcmp(op, "Abs") ? fabs(v)
+              : !strcmp(op, "Not") ? (double)(v == 0) : !strcmp(op, "Floor") ? floor(v)
+              : !strcmp(op, "Ceil") ? ceil(v) : !strcmp(op, "Round") ? nearbyint(v) : sqrt(v);
+            ((double *)out->f)[k] = v;
+        } else {
+            int64_t v = x->i[k];
+            if ((!strcmp(op, "Neg") || !strcmp(op, "Abs")) && v == INT64_MIN)
+                return NULL;
+            v = !strcmp(op, "Neg") ? -v : !strcmp(op, "Abs") ? (v < 0 ? -v : v) : (v == 0);
+            ((int64_t *)out->i)[k] = v;
+        }
+    }
+    return out;
+}
+
+/* Cast between integer, bool and float elements. */
+static ox_tensor *fold_cast(ox_cx *cx)
+{
+    const ox_tensor *x = known_any(cx, 0);
+    int64_t to;
+    int dt = x && ox_attr_int(cx, "to", 0, &to) > 0 ? ox_dtype(to) : -1;
+    if (dt < 0)
+        return NULL;
+    char cls = byoc_dtype_class((byoc_dtype)dt);
+    bool flt = cls == 'f';
+    if (!flt && cls != 'i' && cls != 'u' && dt != BYOC_DT_BOOL)
+        return NULL;
+    ox_tensor *out = new_tensor(cx, (byoc_dtype)dt, x->type.rank, x->type.dims, x->n, flt);
+    for (size_t k = 0; out && k < x->n; k++) {
+        if (SYM(x, k)) {
+            if (flt)
+                set_unknown(out, k);
+            else
+                copy_elem(out, k, x, k);
+            continue;
+        }
+        if (flt)
+            ((double *)out->f)[k] = x->f ? x->f[k] : (double)x->i[k];
+        else if (dt == BYOC_DT_BOOL)
+            ((int64_t *)out->i)[k] = x->f ? x->f[k] != 0 : x->i[k] != 0;
+        else if (x->f) {
+            double v = x->f[k];
+            if (!(v > -9.2e18 && v < 9.2e18))
+                return NULL;
+            ((int64_t *)out->i)[k] = (int64_t)v;
+        } else {
+            ((int64_t *)out->i)[k] = x->i[k];
+        }
+    }
+    return out;
+}
+
+/* Where(cond, x, y) elementwise, all folded. */
+static ox_tensor *fold_where(ox_cx *cx)
+{
+    const ox_tensor *c = known_any(cx, 0), *x = known_any(cx, 1), *y = known_any(cx, 2);
+    if (!c || !x || !y || (x->f != NULL) != (y->f != NULL))
+        return NULL;
+    int r1, rank;
+    int64_t d1[BYOC_MAX_RANK], dims[BYOC_MAX_RANK];
+    if (!fold_broadcast(x, y, &r1, d1))
+        return NULL;
+    ox_tensor xy = {.type = {x->type.dtype, r1, {0}}};
+    memcpy(xy.type.dims, d1, sizeof d1);
+    if (!fold_broadcast(c, &xy, &rank, dims))
+        return NULL;
+    size_t n = 1;
+    for (int k = 0; k < rank; k++)
+        if ((n *= (size_t)dims[k]) > OX_FOLD_MAX)
+            return NULL;
+    ox_tensor *out = new_tensor(cx, x->type.dtype, rank, dims, n, x->f != NULL);
+    for (size_t k = 0; out && k < n; k++) {
+        size_t ic = bcast_index(c, rank, dims, k);
+        if (SYM(c, ic)) {
+            set_unknown(out, k);
+            continue;
+        }
+        bool take_x = c->f ? c->f[ic] != 0 : c->i[ic] != 0;
+        const ox_tensor *t = take_x ? x : y;
+        copy_elem(out, k, t, bcast_index(t, rank, dims, k));
+    }
+    return out;
+}
+
+/* ConstantOfShape of a folded shape; Range and Expand of folded inputs. */
+static ox_tensor *fold_constant_of_shape(ox_cx *cx)
+{
+    const ox_tensor *sh = known_ints(cx, 0);
+    if (!sh || sh->sym || sh->type.rank != 1 || sh->n > BYOC_MAX_RANK)
+        return NULL;
+    const ox_attr *a = ox_attr_find(cx->node, "value");
+    byoc_dtype dt = BYOC_DT_FLOAT32;
+    double fv = 0;
+    int64_t iv = 0;
+    if (a) {
+        if (a->type != OX_AT_TENSOR || !a->t || a->t->n < 1)
+            return NULL;
+        dt = a->ttype.dtype;
+        fv = a->t->f ? a->t->f[0] : (double)a->t->i[0];
+        iv = a->t->i ? a->t->i[0] : 0;
+    }
+    bool flt = byoc_dtype_class(dt) == 'f';
+    ox_tensor *out = new_tensor(cx, dt, (int)sh->n, sh->i, 0, flt);
+    if (!out)
+        return NULL;
+    size_t n = 1;
+    for (size_t k = 0; k < sh->n; k++)
+        if (sh->i[k] < 0 || (n *= (size_t)sh->i[k]) > OX_FOLD_MAX)
+            return NULL;
+    out = new_tensor(cx, dt, (int)sh->n, sh->i, n, flt);
+    for (size_t k = 0; out && k < n; k++) {
+        if (flt)
+            ((double *)out->f)[k] = fv;
+        else
+            ((int64_t *)out->i)[k] = iv;
+    }
+    return out;
+}
+
+static ox_tensor *fold_range(ox_cx *cx)
+{
+    const ox_tensor *s = known_ints(cx, 0), *l = known_ints(cx, 1), *d = known_ints(cx, 2);
+    if (!s || !l || !d || s->n != 1 || l->n != 1 || d->n != 1 || s->sym || l->sym || d->sym
+        || d->i[0] == 0)
+        return NULL;
+    int64_t start = s->i[0], limit = l->i[0], delta = d->i[0], span;
+    if (__builtin_sub_overflow(limit, start, &span))
+        return NULL;
+    int64_t n = span / delta + (span % delta != 0);
+    n = n < 0 ? 0 : n;
+    if (n > OX_FOLD_MAX)
+        return NULL;
+    ox_tensor *out = new_ints(cx, s->type.dtype, 1, &n, (size_t)n);
+    for (int64_t k = 0; out && k < n; k++)
+        ((int64_t *)out->i)[k] = start + k * delta;
+    return out;
+}
+
+static ox_tensor *fold_expand(ox_cx *cx, const ox_tensor *x)
+{
+    const ox_tensor *sh = known_ints(cx, 1);
+    if (!sh || sh->sym || sh->type.rank != 1 || sh->n > BYOC_MAX_RANK)
+        return NULL;
+    ox_tensor want = {.type = {x->type.dtype, (int)sh->n, {0}}};
+    memcpy(want.type.dims, sh->i, sizeof(int64_t) * sh->n);
+    int rank;
+    int64_t dims[BYOC_MAX_RANK];
+    for (size_t k = 0; k < sh->n; k++)
+        if (sh->i[k] < 0)
+            return NULL;
+    if (!fold_broadcast(x, &want, &rank, dims))
+        return NULL;
+    size_t n = 1;
+    for (int k = 0; k < rank; k++)
+        if ((n *= (size_t)dims[k]) > OX_FOLD_MAX)
+            return NULL;
+    ox_tensor *out = new_tensor(cx, x->type.dtype, rank, dims, n, x->f != NULL);
+    for (size_t k = 0; out && k < n; k++)
+        copy_elem(out, k, x, bcast_index(x, rank, dims, k));
+    return out;
+}
+
+/* ReduceProd, ReduceSum, ReduceMax, ReduceMin of a 1-D integer tensor
+ * over its one axis (the size of a flattened shape). */
+static ox_tensor *fold_reduce(ox_cx *cx, const ox_tensor *x)
+{
+    const char *op = cx->node->op_type;
+    int64_t keep;
+    const int64_t *axes;
+    size_t na;
+    if (x->type.rank != 1 || x->n == 0 || ox_attr_int(cx, "keepdims", 1, &keep) < 0
+        || read_axes(cx, !strcmp(op, "ReduceSum") ? 13 : 18, 1, &axes, &na) < 0
+        || (na > 1 || (na == 1 && axes[0] != 0 && axes[0] != -1)))
+        return NULL;
+    int64_t acc = x->i[0];
+    for (size_t k = 0; k < x->n; k++) {
+        if (SYM(x, k))
+            return NULL;
+        if (k == 0)
+            continue;
+        int64_t v = x->i[k];
+        if (!strcmp(op, "ReduceProd") ? __builtin_mul_overflow(acc, v, &acc)
+            : !strcmp(op, "ReduceSum") ? __builtin_add_overflow(acc, v, &acc)
+                                       : false)
+            return NULL;
+        if (!strcmp(op, "ReduceMax"))
+            acc = v > acc ? v : acc;
+        else if (!strcmp(op, "ReduceMin"))
+            acc = v < acc ? v : acc;
+    }
+    int64_t one = 1;
+    ox_tensor *out = new_ints(cx, x->type.dtype, keep ? 1 : 0, &one, 1);
+    if (out)
+        ((int64_t *)out->i)[0] = acc;
+    return out;
+}
+
+/* Do the inputs a fold reads come with contents (known in part)? */
+static bool any_sym(const ox_tensor *t)
+{
+    for (size_t k = 0; t->sym && k < t->n; k++)
+        if (t->sym[k])
+            return true;
+    return false;
+}
+
 int ox_fold(ox_cx *cx)
 {
     const char *op = cx->node->op_type;
-    if (cx->node->noutputs != 1 || !cx->node->outputs[0][0])
+    if (cx->node->noutputs != 1 || !cx->node->outputs[0][0]
+        || (cx->node->domain[0] && strcmp(cx->node->domain, "ai.onnx") != 0))
         return 0;
     ox_tensor *out = NULL;
+    int bin = fold_op_code(op);
     if (!strcmp(op, "Shape")) {
         out = fold_shape(cx);
+    } else if (!strcmp(op, "Size")) {
+        out = fold_size(cx);
+    } else if (!strcmp(op, "ConstantOfShape")) {
+        out = fold_constant_of_shape(cx);
+    } else if (!strcmp(op, "Range")) {
+        out = fold_range(cx);
+    } else if (bin >= 0 && cx->node->ninputs == 2) {
+        out = fold_binary(cx, bin);
+    } else if (!strcmp(op, "Where")) {
+        out = fold_where(cx);
+    } else if (!strcmp(op, "Cast")) {
+        out = fold_cast(cx);
+    } else if (!strcmp(op, "Neg") || !strcmp(op, "Abs") || !strcmp(op, "Not")
+               || !strcmp(op, "Floor") || !strcmp(op, "Ceil") || !strcmp(op, "Round")
+               || !strcmp(op, "Sqrt")) {
+        out = fold_unary(cx, op);
+    } else if (!strcmp(op, "Concat")) {
+        out = fold_concat(cx);
     } else {
-        const ox_tensor *x = known_ints(cx, 0);
-        if (!x || x->type.rank > BYOC_MAX_RANK)
+        const ox_tensor *x = known_any(cx, 0);
+        if (!x)
             return 0;
         if (!strcmp(op, "Unsqueeze") || !strcmp(op, "Squeeze"))
             out = fold_unsqueeze_squeeze(cx, x, op[0] == 'U');
         else if (!strcmp(op, "Reshape") && cx->opset >= 5)
             out = fold_reshape(cx, x);
-        else if (!strcmp(op, "Concat"))
-            out = fold_concat(cx);
         else if (!strcmp(op, "Gather"))
             out = fold_gather(cx, x);
         else if (!strcmp(op, "Slice"))
             out = fold_slice(cx, x);
-        else if (!strcmp(op, "Add") || !strcmp(op, "Sub") || !strcmp(op, "Mul")
-                 || !strcmp(op, "Div"))
-            out = fold_arith(cx, x);
+        else if (!strcmp(op, "Expand"))
+            out = fold_expand(cx, x);
         else if (!strcmp(op, "Identity"))
             out = redim(cx, x, x->type.rank, x->type.dims);
-        else if (!strcmp(op, "Cast")) {
-            int64_t to;
-            int dt = ox_attr_int(cx, "to", 0, &to) > 0 ? ox_dtype(to) : -1;
-            if (dt >= 0 && (byoc_dtype_class((byoc_dtype)dt) == 'i'
-                            || byoc_dtype_class((byoc_dtype)dt) == 'u')) {
-                out = redim(cx, x, x->type.rank, x->type.dims);
-                if (out)
-                    out->type.dtype = (byoc_dtype)dt;
-            }
-        }
+        else if (x->i && (!strcmp(op, "ReduceProd") || !strcmp(op, "ReduceSum")
+                          || !strcmp(op, "ReduceMax") || !strcmp(op, "ReduceMin")))
+            out = fold_reduce(cx, x);
     }
     if (!out)
         return 0;
-    ox_define_const(cx, 0, &out->type, out);
+    if (!any_sym(out)) {
+        out->sym = NULL;
+        ox_define_const(cx, 0, &out->type, out);
+    } else {
+        ox_define_lazy(cx, 0, out);
+    }
     return 1;
+}
+
+/* ---- types from contents known in part ------------------------------------------ */
+
+/* Element k of a folded shape as a dimension. */
+static int64_t elem_dim(const ox_tensor *t, size_t k)
+{
+    return SYM(t, k) ? t->i[k] : t->i[k] >= 0 ? t->i[k] : BYOC_DIM_UNKNOWN;
+}
+
+static bool sym_reshape(ox_cx *cx, byoc_tensor_type *out)
+{
+    const ox_tensor *sh = known_ints(cx, 1);
+    byoc_tensor_type in = ox_type(cx, ox_in(cx, 0));
+    int64_t allowzero;
+    if (!sh || sh->type.rank != 1 || sh->n > BYOC_MAX_RANK
+        || ox_attr_int(cx, "allowzero", 0, &allowzero) < 0)
+        return false;
+    out->dtype = in.dtype;
+    out->rank = (int)sh->n;
+    for (size_t k = 0; k < sh->n; k++) {
+        int64_t d = elem_dim(sh, k);
+        if (!SYM(sh, k) && sh->i[k] == 0 && !allowzero)
+            d = (int)k < in.rank ? in.dims[k] : BYOC_DIM_UNKNOWN;
+        out->dims[k] = d;
+    }
+    return true;
+}
+
+static bool sym_expand(ox_cx *cx, byoc_tensor_type *out)
+{
+    const ox_tensor *sh = known_ints(cx, 1);
+    byoc_tensor_type in = ox_type(cx, ox_in(cx, 0));
+    if (!sh || sh->type.rank != 1 || sh->n > BYOC_MAX_RANK || in.rank < 0)
+        return false;
+    int n = (int)sh->n, rank = in.rank > n ? in.rank : n;
+    out->dtype = in.dtype;
+    out->rank = rank;
+    for (int k = 0; k < rank; k++) {
+        int ks = k - (rank - n), ki = k - (rank - in.rank);
+        int64_t want = ks >= 0 ? elem_dim(sh, (size_t)ks) : 1;
+        int64_t have = ki >= 0 ? in.dims[ki] : 1;
+        out->dims[k] = want == 1 ? have : (have >= 0 && have != 1) ? have : want;
+    }
+    return true;
+}
+
+static bool sym_constant_of_shape(ox_cx *cx, byoc_tensor_type *out)
+{
+    const ox_tensor *sh = known_ints(cx, 0);
+    if (!sh || sh->type.rank != 1 || sh->n > BYOC_MAX_RANK)
+        return false;
+    const ox_attr *a = ox_attr_find(cx->node, "value");
+    out->dtype = a && a->type == OX_AT_TENSOR ? a->ttype.dtype : BYOC_DT_FLOAT32;
+    out->rank = (int)sh->n;
+    for (size_t k = 0; k < sh->n; k++)
+        out->dims[k] = elem_dim(sh, k);
+    return true;
+}
+
+/* Slice: an axis cut to [0, d) for a dimension d is d long. */
+static bool sym_slice(ox_cx *cx, byoc_tensor_type *out)
+{
+    byoc_tensor_type in = ox_type(cx, ox_in(cx, 0));
+    const ox_tensor *st = known_ints(cx, 1), *en = known_ints(cx, 2);
+    const ox_tensor *ax = ox_in(cx, 3) ? known_ints(cx, 3) : NULL;
+    const ox_tensor *sp = ox_in(cx, 4) ? known_ints(cx, 4) : NULL;
+    if (cx->opset < 10 || in.rank < 0 || !st || !en || st->n != en->n
+        || (ox_in(cx, 3) && (!ax || ax->sym || ax->n != st->n))
+        || (ox_in(cx, 4) && (!sp || sp->sym || sp->n != st->n)))
+        return false;
+    *out = in;
+    for (size_t k = 0; k < st->n; k++) {
+        int64_t a = ax ? norm_axis(ax->i[k], in.rank) : (int64_t)k;
+        if (a < 0 || a >= in.rank)
+            return false;
+        int64_t step = sp ? sp->i[k] : 1, d = in.dims[a];
+        bool s0 = !SYM(st, k) && st->i[k] == 0;
+        if (step == 1 && s0 && SYM(en, k))
+            out->dims[a] = en->i[k];
+        else if (step == 1 && s0 && !SYM(en, k) && en->i[k] >= INT64_MAX / 2 && d != BYOC_DIM_UNKNOWN)
+            out->dims[a] = d;           /* [0, end of axis): the whole axis */
+        else if (SYM(st, k) || SYM(en, k) || d < 0)
+            out->dims[a] = BYOC_DIM_UNKNOWN;
+        /* else all known: the converter did not give up on this axis */
+    }
+    return true;
+}
+
+/* Range(0, d, 1) for a dimension d has d elements. */
+static bool sym_range(ox_cx *cx, byoc_tensor_type *out)
+{
+    const ox_tensor *s = known_ints(cx, 0), *l = known_ints(cx, 1), *d = known_ints(cx, 2);
+    if (!s || !l || !d || s->n != 1 || l->n != 1 || d->n != 1)
+        return false;
+    out->dtype = s->type.dtype;
+    out->rank = 1;
+    bool simple = !SYM(s, 0) && s->i[0] == 0 && !SYM(d, 0) && d->i[0] == 1;
+    out->dims[0] = simple && SYM(l, 0) ? l->i[0] : BYOC_DIM_UNKNOWN;
+    return true;
+}
+
+/* MatMul: the broadcast batch, then M and N. */
+static bool sym_matmul(ox_cx *cx, byoc_tensor_type *out)
+{
+    byoc_tensor_type a = ox_type(cx, ox_in(cx, 0)), b = ox_type(cx, ox_in(cx, 1));
+    if (a.rank < 2 || b.rank < 2)
+        return false;
+    int r = a.rank > b.rank ? a.rank : b.rank, nb = r - 2;
+    int64_t ab[BYOC_MAX_RANK], bb[BYOC_MAX_RANK];
+    batch_dims(&a, nb, ab);
+    batch_dims(&b, nb, bb);
+    out->dtype = a.dtype;
+    out->rank = r;
+    for (int k = 0; k < nb; k++)
+        out->dims[k] = ab[k] == bb[k] ? ab[k] : ab[k] == 1 ? bb[k] : bb[k] == 1 ? ab[k]
+                     : ab[k] >= 0 ? ab[k] : bb[k] >= 0 ? bb[k] : BYOC_DIM_UNKNOWN;
+    out->dims[nb] = a.dims[a.rank - 2];
+    out->dims[nb + 1] = b.dims[b.rank - 1];
+    return true;
+}
+
+bool ox_symbolic_type(ox_cx *cx, byoc_tensor_type *out)
+{
+    const char *op = cx->node->op_type;
+    memset(out, 0, sizeof *out);
+    if (cx->node->domain[0] && strcmp(cx->node->domain, "ai.onnx") != 0)
+        return false;
+    if (!strcmp(op, "Reshape") && cx->opset >= 5)
+        return sym_reshape(cx, out);
+    if (!strcmp(op, "Expand"))
+        return sym_expand(cx, out);
+    if (!strcmp(op, "ConstantOfShape"))
+        return sym_constant_of_shape(cx, out);
+    if (!strcmp(op, "Slice"))
+        return sym_slice(cx, out);
+    if (!strcmp(op, "Range"))
+        return sym_range(cx, out);
+    if (!strcmp(op, "MatMul"))
+        return sym_matmul(cx, out);
+    return false;
 }
 
 /* ---- the table --------------------------------------------------------------------- */

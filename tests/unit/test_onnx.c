@@ -747,16 +747,160 @@ START_TEST(shape_arithmetic_folds)
     ck_assert_str_eq(type_text(g, find_name(g, "y")), "Tensor[(2, 12), float32]");
     byoc_graph_destroy(g);
 
-    /* With a symbolic batch the shape is not known: shape_of stays, and
-     * the Reshape takes its newshape from the declared output type. */
+    /* With a symbolic batch the shape is known in part: the batch is
+     * carried as itself, the Reshape copies it (0), and no shape_of is
+     * built. */
     mb_init(&m, 13, 7);
     mb_input(&m, "x", "float[N,3,4]");
     mb_node(&m, "Shape", "shape", "x", "s");
     mb_node(&m, "Reshape", "r", "x,s", "y");
     mb_output(&m, "y", "float[N,3,4]");
     g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "shape_of"), 0);
+    ck_assert_str_eq(attr_text(g, find_op(g, "reshape"), "newshape"), "[0, 3, 4]");
+    ck_assert_str_eq(output_type(g), "Tensor[(N, 3, 4), float32]");
+    ck_assert_int_eq(byoc_graph_folded_count(g), 1);
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+/* Free dimensions flow through shape arithmetic as themselves: torch's
+ * x.view(x.size(0), x.size(1), 12, -1) on [batch, seq, 768], the causal
+ * mask's arange(seq), an Expand to the shape the tensor has, d * 1 and
+ * d + 0; a value that is needed at run time (a shape cast to float and
+ * multiplied) still gets its nodes. */
+START_TEST(free_dimensions_flow_through_shape_arithmetic)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[batch,seq,768]");
+    mb_node(&m, "Shape", "shape", "x", "s");
+    mb_ints(&m, "i0", 1, 0);
+    mb_ints(&m, "i1", 1, 1);
+    mb_ints(&m, "heads", 1, 12);
+    mb_ints(&m, "minus1", 1, -1);
+    mb_ints(&m, "one", 1, 1);
+    mb_ints(&m, "zero", 1, 0);
+    mb_node(&m, "Gather", "g0", "s,i0", "b");
+    mb_node(&m, "Gather", "g1", "s,i1", "q");
+    mb_node(&m, "Mul", "times1", "q,one", "q1");
+    mb_node(&m, "Add", "plus0", "q1,zero", "q2");
+    Onnx__NodeProto *c = mb_node(&m, "Concat", "cat", "b,q2,heads,minus1", "target");
+    attr_int(&m, c, "axis", 0);
+    mb_node(&m, "Reshape", "view", "x,target", "y");
+    mb_output(&m, "y", "float[batch,seq,12,64]");
+    /* Range(0, seq, 1) */
+    mb_node(&m, "Squeeze", "sq", "q2,i0", "qs");
+    Onnx__TensorProto *z = mb_weight(&m, "start", "int64[]");
+    z->int64_data = mb_alloc(&m, sizeof(int64_t));
+    z->n_int64_data = 1;
+    Onnx__TensorProto *d = mb_weight(&m, "delta", "int64[]");
+    d->int64_data = mb_alloc(&m, sizeof(int64_t));
+    d->int64_data[0] = 1;
+    d->n_int64_data = 1;
+    mb_node(&m, "Range", "pos", "start,qs,delta", "positions");
+    mb_output(&m, "positions", "int64[seq]");
+    /* Expand(x, Shape(x)) is x. */
+    mb_node(&m, "Expand", "same", "x,s", "e");
+    mb_node(&m, "Relu", "relu", "e", "r");
+    mb_output(&m, "r", "float[batch,seq,768]");
+    /* A shape needed as a value at run time. */
+    Onnx__NodeProto *cast = mb_node(&m, "Cast", "tofloat", "s", "sf");
+    attr_int(&m, cast, "to", 1);
+    mb_input(&m, "w", "float[3]");
+    mb_node(&m, "Mul", "scale", "sf,w", "scaled");
+    mb_output(&m, "scaled", "float[3]");
+    byoc_graph *g = read_ok(&m);
+    int y = find_name(g, "y");
+    ck_assert_str_eq(attr_text(g, y, "newshape"), "[0, 0, 12, -1]");
+    ck_assert_str_eq(type_text(g, y), "Tensor[(batch, seq, 12, 64), float32]");
+    ck_assert_str_eq(type_text(g, find_op(g, "arange")), "Tensor[(seq,), int64]");
+    ck_assert_str_eq(type_text(g, find_op(g, "nn.relu")), "Tensor[(batch, seq, 768), float32]");
+    ck_assert_int_eq(count_op(g, "broadcast_to"), 0);
+    /* Only what run time needs is built: the cast shape for the multiply,
+     * seq for arange (shape_of, take, the * 1, the + 0, squeeze); not the
+     * batch's Gather or the Concat, which only shape the Reshape. */
     ck_assert_int_eq(count_op(g, "shape_of"), 1);
-    ck_assert(byoc_node_is_opaque(g, find_op(g, "Reshape")));
+    ck_assert_int_eq(count_op(g, "cast"), 1);
+    ck_assert_int_eq(count_op(g, "take"), 1);
+    ck_assert_int_eq(count_op(g, "concatenate"), 0);
+    ck_assert_str_eq(type_text(g, find_name(g, "scaled")), "Tensor[(3,), float32]");
+    ck_assert_int_eq(byoc_graph_folded_count(g), 2);
+    for (int i = 0; i < byoc_graph_node_count(g); i++)
+        ck_assert_ptr_null(byoc_node_untyped_reason(g, i));
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+/* Integer and boolean arithmetic on constants folds: the pattern torch
+ * writes for Expand's shape (Where(Equal(ConstantOfShape * -1, shape), 1,
+ * shape)), Mod and Div for window padding, Min, Neg, Range, and a chain
+ * Shape -> Gather -> Concat -> Reshape; a Reshape whose target has two
+ * free dimensions that are not the input's stays opaque, typed. */
+START_TEST(constant_arithmetic_folds)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[1,56,56,96]");
+    mb_ints(&m, "target", 4, 1, 56, 56, 96);
+    mb_ints(&m, "n4", 1, 4);
+    Onnx__NodeProto *cs = mb_node(&m, "ConstantOfShape", "ones", "n4", "o");
+    Onnx__AttributeProto *v = mb_attr(&m, cs, "value", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR);
+    v->t = mb_tensor(&m, "v", "int64[1]");
+    v->t->int64_data = mb_alloc(&m, sizeof(int64_t));
+    v->t->int64_data[0] = 1;
+    v->t->n_int64_data = 1;
+    mb_ints(&m, "m1", 1, -1);
+    mb_node(&m, "Mul", "neg", "o,m1", "negs");
+    mb_node(&m, "Equal", "eq", "target,negs", "isneg");
+    mb_node(&m, "Where", "wh", "isneg,o,target", "shape");
+    mb_node(&m, "Expand", "ex", "x,shape", "xe");
+    /* pad = (7 - 56 % 7) % 7, one of Swin's window paddings */
+    mb_node(&m, "Shape", "sh", "x", "s");
+    mb_ints(&m, "i1", 1, 1);
+    mb_node(&m, "Gather", "w", "s,i1", "width");
+    mb_ints(&m, "seven", 1, 7);
+    mb_node(&m, "Mod", "mod", "width,seven", "rem");
+    mb_node(&m, "Sub", "sub", "seven,rem", "left");
+    mb_node(&m, "Mod", "mod2", "left,seven", "pad");
+    mb_node(&m, "Div", "div", "width,seven", "windows");
+    mb_node(&m, "Min", "min", "windows,pad", "least");
+    mb_node(&m, "Neg", "ng", "least", "minus");
+    mb_ints(&m, "c96", 1, 96);
+    mb_ints(&m, "cm", 1, -1);
+    Onnx__NodeProto *c = mb_node(&m, "Concat", "cat", "windows,windows,cm,c96,minus", "t2");
+    attr_int(&m, c, "axis", 0);
+    mb_ints(&m, "s4", 4, 0, 1, 2, 3);
+    mb_ints(&m, "s0", 1, 0);
+    mb_ints(&m, "s4e", 1, 4);
+    mb_node(&m, "Slice", "sl", "t2,s0,s4e", "t3");
+    mb_node(&m, "Reshape", "rs", "xe,t3", "y");
+    mb_output(&m, "y", "float[8,8,49,96]");
+    byoc_graph *g = read_ok(&m);
+    ck_assert_int_eq(count_calls(g), 1);
+    ck_assert_str_eq(attr_text(g, find_op(g, "reshape"), "newshape"), "[8, 8, -1, 96]");
+    ck_assert_str_eq(output_type(g), "Tensor[(8, 8, 49, 96), float32]");
+    ck_assert_int_eq(byoc_graph_folded_count(g), 14);
+    byoc_graph_destroy(g);
+
+    /* [batch * seq, 768] from [batch, seq, 768]: not a newshape; typed. */
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[batch,seq,768]");
+    mb_node(&m, "Shape", "shape", "x", "s");
+    mb_ints(&m, "i0", 1, 0);
+    mb_ints(&m, "i1", 1, 1);
+    mb_ints(&m, "w", 1, 768);
+    mb_node(&m, "Gather", "g0", "s,i0", "b");
+    mb_node(&m, "Gather", "g1", "s,i1", "q");
+    c = mb_node(&m, "Concat", "cat", "q,b,w", "target");
+    attr_int(&m, c, "axis", 0);
+    mb_node(&m, "Reshape", "swap", "x,target", "y");
+    mb_output(&m, "y", "float[seq,batch,768]");
+    g = read_ok(&m);
+    int y = find_op(g, "Reshape");
+    ck_assert(byoc_node_is_opaque(g, y));
+    ck_assert_str_eq(type_text(g, y), "Tensor[(seq, batch, 768), float32]");
+    ck_assert(has_note(g, "computed at run time from several free dimensions"));
     byoc_graph_destroy(g);
 }
 END_TEST
@@ -1095,6 +1239,8 @@ static Suite *onnx_suite(void)
     tcase_add_test(core, dropout_identity_and_softmax);
     tcase_add_test(core, pools_concat_flatten);
     tcase_add_test(core, shape_arithmetic_folds);
+    tcase_add_test(core, free_dimensions_flow_through_shape_arithmetic);
+    tcase_add_test(core, constant_arithmetic_folds);
     tcase_add_test(core, types_without_value_info);
     tcase_add_test(core, upsample_and_prelu);
     tcase_add_test(core, read_from_file);
