@@ -469,6 +469,32 @@ static void text_totals(const byoc_result *r, FILE *f)
         table_add(&t, (const char *const[]){"partition costs", sb_str(&k)});
         bx_sb_free(&k);
     }
+    /* Costs a free dimension leaves unknown are charged a kernel launch:
+     * say which dimensions, and how to fix them. */
+    if (r->unknown) {
+        bx_strbuf d = {0};
+        const byoc_graph *g = r->graph;
+        int ns = byoc_graph_symbol_count(g), listed = 0;
+        bool *used = ns ? calloc((size_t)ns, sizeof *used) : NULL;
+        if (ns && !used)
+            bx_oom();
+        for (int i = 0; i < byoc_graph_node_count(g) && ns; i++) {
+            const byoc_tensor_type *ty = byoc_node_type(g, i, -1);
+            for (int ax = 0; ty && ax < ty->rank; ax++)
+                if (ty->dims[ax] <= -2 && -2 - ty->dims[ax] < ns)
+                    used[-2 - ty->dims[ax]] = true;
+        }
+        for (int id = 0; id < ns; id++)
+            if (used[id] && byoc_graph_symbol_value(g, id) < 0 && listed++ < 8)
+                bx_sb_printf(&d, "%s%s", listed > 1 ? ", " : "", byoc_graph_symbol_name(g, id));
+        free(used);
+        if (listed) {
+            bx_sb_printf(&d, "%s (unknown costs are charged a kernel launch; bind them with "
+                             "--dim NAME=SIZE)", listed > 8 ? ", ..." : "");
+            table_add(&t, (const char *const[]){"free dimensions", sb_str(&d)});
+        }
+        bx_sb_free(&d);
+    }
     snprintf(buf, sizeof buf, "%zu", r->expanded);
     table_add(&t, (const char *const[]){"states expanded", buf});
     table_print(&t, f, "");
