@@ -104,6 +104,7 @@ struct ox_reader {
     bool failed;
     bx_arena arena;
     bx_hash values;             /* name -> ox_value */
+    bx_hash ops;                /* "domain op" -> ox_op_map, or &no_map */
     ox_model m;
 };
 
@@ -797,12 +798,29 @@ static int build_opaque(ox_cx *cx, const char *why)
     return 0;
 }
 
+/* A table lookup per distinct op, not per node: the table has hundreds
+ * of entries, a model tens of ops. */
+static const ox_op_map no_map;
+
+static const ox_op_map *lookup(ox_reader *r, const ox_node *n)
+{
+    const char *key = n->domain[0] ? bx_arena_printf(&r->arena, "%s %s", n->domain, n->op_type)
+                                   : n->op_type;
+    const ox_op_map *m = bx_hash_get(&r->ops, key);
+    if (!m) {
+        m = ox_op_lookup(n->domain, n->op_type);
+        bx_hash_put(&r->ops, n->domain[0] ? key : bx_arena_strdup(&r->arena, key),
+                    (void *)(m ? m : &no_map));
+    }
+    return m == &no_map ? NULL : m;
+}
+
 /* The node's converter, or an opaque call when it has none or it gives
  * up (typed, where contents known in part say what its output is). */
 static int convert_node(ox_reader *r, const ox_node *n)
 {
     ox_cx cx = {.r = r, .g = r->g, .node = n, .opset = r->m.opset};
-    cx.map = ox_op_lookup(n->domain, n->op_type);
+    cx.map = lookup(r, n);
     if (!cx.map)
         return build_opaque(&cx, NULL);
     int rc = cx.map->convert(&cx);
@@ -832,7 +850,7 @@ static int convert_node(ox_reader *r, const ox_node *n)
 static int build_node(ox_reader *r, const ox_node *n)
 {
     ox_cx cx = {.r = r, .g = r->g, .node = n, .opset = r->m.opset};
-    cx.map = ox_op_lookup(n->domain, n->op_type);
+    cx.map = lookup(r, n);
     if (cx.map && ox_fold(&cx)) {
         r->g->folded++;
         return 0;
@@ -1483,6 +1501,7 @@ static byoc_graph *read_bytes(const byoc_registry *reg, const void *data, size_t
     byoc_graph_set_source(r.g, name);
     bx_arena_init(&r.arena);
     bx_hash_init(&r.values);
+    bx_hash_init(&r.ops);
     byoc_error e;
     int rc = bx_graph_bind(r.g, opts, &e);
     if (rc < 0)
@@ -1494,6 +1513,7 @@ static byoc_graph *read_bytes(const byoc_registry *reg, const void *data, size_t
     if (rc == 0 && (rc = bx_graph_bind_check(r.g, &e)) < 0)
         reader_error(&r, "%s", e.msg);
     bx_hash_free(&r.values);
+    bx_hash_free(&r.ops);
     bx_arena_free(&r.arena);
     if (rc != 0) {
         if (!r.failed)
