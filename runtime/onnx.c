@@ -111,9 +111,10 @@ struct ox_reader {
     bx_hash values;             /* name -> ox_value */
     ox_model m;
     /* In a subgraph: how many graphs enclose it, and what its messages
-     * start with ("node 'if' (If): then_branch: "). */
+     * start with ("node 'if' (If): then_branch: "), with its first two
+     * levels and its last one (scope_enter). */
     int depth;
-    const char *scope;
+    const char *scope, *scope_head, *scope_last;
 };
 
 /* ---- errors ------------------------------------------------------------- */
@@ -143,6 +144,24 @@ static const char *node_desc(const ox_node *n, char *buf, size_t size)
     else
         snprintf(buf, size, "node %d (%s)", n->index, n->op_type);
     return buf;
+}
+
+/* r is to read attribute `attr` of outer's node n: the path to it, for
+ * messages, in full up to four levels deep, else the first two levels,
+ * "...", and the last two, so that it fits an error.  r may be outer. */
+static void scope_enter(ox_reader *r, bx_arena *a, const ox_reader *outer, const ox_node *n,
+                        const char *attr)
+{
+    char desc[200];
+    const char *level = bx_arena_printf(a, "%s: %s: ", node_desc(n, desc, sizeof desc), attr);
+    int levels = outer->depth + 1;
+    const char *scope =
+        levels <= 4 ? bx_arena_printf(a, "%s%s", outer->scope ? outer->scope : "", level)
+                    : bx_arena_printf(a, "%s...: %s%s", outer->scope_head, outer->scope_last,
+                                      level);
+    r->scope_head = levels <= 2 ? scope : outer->scope_head;
+    r->scope_last = level;
+    r->scope = scope;
 }
 
 const char *ox_node_desc(const ox_node *n, char *buf, size_t size)
@@ -1058,7 +1077,6 @@ static void scope_open(ox_cx *cx, ox_reader *c, byoc_graph *g, const char *attr,
                        const ox_graph *sg)
 {
     ox_reader *r = cx->r;
-    char desc[200];
     memset(c, 0, sizeof *c);
     c->g = g;
     c->file = r->file;
@@ -1067,9 +1085,8 @@ static void scope_open(ox_cx *cx, ox_reader *c, byoc_graph *g, const char *attr,
     bx_hash_init(&c->values);
     c->m = sg->m;
     c->m.opset = r->m.opset;
+    scope_enter(c, &c->arena, r, cx->node, attr);
     c->depth = r->depth + 1;
-    c->scope = bx_arena_printf(&c->arena, "%s%s: %s: ", r->scope ? r->scope : "",
-                               node_desc(cx->node, desc, sizeof desc), attr);
 }
 
 static int scope_close(ox_reader *r, ox_reader *c, int rc)
@@ -1559,12 +1576,14 @@ static int decode_subgraph(ox_reader *r, const ox_node *n, const char *attr,
         return -1;
     }
     ox_graph *sg = BX_NEW(&r->arena, ox_graph);
-    const char *scope = r->scope;
-    r->scope = bx_arena_printf(&r->arena, "%s%s: %s: ", scope ? scope : "", desc, attr);
+    const char *scope = r->scope, *head = r->scope_head, *last = r->scope_last;
+    scope_enter(r, &r->arena, r, n, attr);
     r->depth++;
     int rc = decode_graph(r, gp, &sg->m);
     r->depth--;
     r->scope = scope;
+    r->scope_head = head;
+    r->scope_last = last;
     if (rc < 0)
         return -1;
     free_names(r, sg);
