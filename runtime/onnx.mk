@@ -47,6 +47,15 @@ tests_unit_test_onnx_cf_CFLAGS = $(RUNTIME_UNIT_CFLAGS)
 tests_unit_test_onnx_cf_LDADD = $(RUNTIME_UNIT_LDADD) $(PROTOBUF_C_LIBS)
 $(tests_unit_test_onnx_cf_OBJECTS): runtime/onnx.pb-c.h
 
+# The CLI's view of control flow (tests/cli/control_flow.sh) reads models
+# tests/onnx/gen_cf writes.
+check_PROGRAMS += tests/onnx/gen_cf
+tests_onnx_gen_cf_SOURCES = tests/onnx/gen_cf.c
+nodist_tests_onnx_gen_cf_SOURCES = runtime/onnx.pb-c.c
+tests_onnx_gen_cf_CFLAGS = $(AM_CFLAGS)
+tests_onnx_gen_cf_LDADD = $(PROTOBUF_C_LIBS)
+$(tests_onnx_gen_cf_OBJECTS): runtime/onnx.pb-c.h
+
 # Every shared ONNX model loads (tests/onnx/shared_models.sh); skipped
 # when ../shared/models is absent.
 check_PROGRAMS += tests/onnx/load_onnx
