@@ -1688,8 +1688,116 @@ static int decode_node(ox_reader *r, const Onnx__NodeProto *p, int index, ox_nod
     return attach_implicit(r, n);
 }
 
+/* ---- nesting of the protobuf ---- */
+
+/* protobuf-c unpacks nested messages by recursion, without a limit, so a
+ * small file of subgraphs (or sequence types) nested thousands deep would
+ * overflow the stack before the reader sees it.  The bytes are scanned
+ * first, with an explicit stack, descending only into the fields through
+ * which ONNX messages can contain themselves; past OX_PB_DEPTH_MAX
+ * messages the model is refused.  A subgraph costs three levels (graph,
+ * node, attribute), so the limit leaves BYOC_MAX_GRAPH_DEPTH to the
+ * decoder, whose message names the node.  Anything malformed is left to
+ * protobuf-c to refuse. */
+enum { OX_PB_DEPTH_MAX = 4 * BYOC_MAX_GRAPH_DEPTH + 32 };
+
+enum { PB_SKIP, PB_MODEL, PB_GRAPH, PB_NODE, PB_ATTR, PB_VALUE_INFO, PB_TYPE, PB_TYPE_ELEM,
+       PB_TYPE_MAP, PB_FUNCTION, PB_TRAINING };
+
+/* The message a field of message `msg` holds, where it can lead back. */
+static int pb_field_message(int msg, uint64_t field)
+{
+    switch (msg) {
+    case PB_MODEL: return field == 7 ? PB_GRAPH : field == 20 ? PB_TRAINING
+                        : field == 25 ? PB_FUNCTION : PB_SKIP;
+    case PB_TRAINING: return field == 1 || field == 2 ? PB_GRAPH : PB_SKIP;
+    case PB_GRAPH: return field == 1 ? PB_NODE : field >= 11 && field <= 13 ? PB_VALUE_INFO
+                        : PB_SKIP;
+    case PB_NODE: return field == 5 ? PB_ATTR : PB_SKIP;
+    case PB_ATTR: return field == 6 || field == 11 ? PB_GRAPH : field == 14 || field == 15
+                        ? PB_TYPE : PB_SKIP;
+    case PB_VALUE_INFO: return field == 2 ? PB_TYPE : PB_SKIP;
+    case PB_TYPE: return field == 4 || field == 9 ? PB_TYPE_ELEM : field == 5 ? PB_TYPE_MAP
+                        : PB_SKIP;
+    case PB_TYPE_ELEM: return field == 1 ? PB_TYPE : PB_SKIP;
+    case PB_TYPE_MAP: return field == 2 ? PB_TYPE : PB_SKIP;
+    case PB_FUNCTION: return field == 7 ? PB_NODE : field == 11 ? PB_ATTR
+                        : field == 12 ? PB_VALUE_INFO : PB_SKIP;
+    default: return PB_SKIP;
+    }
+}
+
+/* A varint at *p (before end); false when malformed. */
+static bool pb_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    *v = 0;
+    for (int shift = 0; shift < 64 && *p < end; shift += 7) {
+        uint8_t b = *(*p)++;
+        *v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            return true;
+    }
+    return false;
+}
+
+/* True when the messages nest past OX_PB_DEPTH_MAX (the error set). */
+static bool pb_too_deep(ox_reader *r, const uint8_t *data, size_t size)
+{
+    const uint8_t *ends[OX_PB_DEPTH_MAX + 1];
+    int kinds[OX_PB_DEPTH_MAX + 1], sp = 0;
+    const uint8_t *p = data, *end = data + size;
+    ends[0] = end;
+    kinds[0] = PB_MODEL;
+    for (;;) {
+        while (sp > 0 && p >= ends[sp])
+            sp--;
+        if (p >= end)
+            return false;
+        uint64_t tag, len;
+        if (!pb_varint(&p, ends[sp], &tag))
+            return false;
+        switch (tag & 7) {
+        case 0:
+            if (!pb_varint(&p, ends[sp], &len))
+                return false;
+            break;
+        case 1:
+        case 5: {
+            size_t n = (tag & 7) == 1 ? 8 : 4;
+            if ((size_t)(ends[sp] - p) < n)
+                return false;
+            p += n;
+            break;
+        }
+        case 2: {
+            if (!pb_varint(&p, ends[sp], &len) || len > (uint64_t)(ends[sp] - p))
+                return false;
+            int kind = pb_field_message(kinds[sp], tag >> 3);
+            if (kind == PB_SKIP) {
+                p += len;
+                break;
+            }
+            if (sp == OX_PB_DEPTH_MAX) {
+                reader_error(r, "the model's messages nest more than %d deep (subgraphs or "
+                                "types nested far past what byoc reads)",
+                             OX_PB_DEPTH_MAX);
+                return true;
+            }
+            sp++;
+            ends[sp] = p + len;
+            kinds[sp] = kind;
+            break;
+        }
+        default:
+            return false;   /* groups, or garbage: protobuf-c's to refuse */
+        }
+    }
+}
+
 static int decode(ox_reader *r, const void *data, size_t size)
 {
+    if (pb_too_deep(r, data, size))
+        return -1;
     Onnx__ModelProto *mp = onnx__model_proto__unpack(NULL, size, data);
     if (!mp) {
         reader_error(r, "not an ONNX model: the protobuf data is truncated or malformed");

@@ -2,7 +2,8 @@
 # ONNX control flow in byoc info: a model whose main graph is one If on an
 # input lists the If's branches, with their operators, and says that the
 # main graph has no calls outside control flow; nesting past
-# BYOC_MAX_GRAPH_DEPTH is a located error.  The models come from
+# BYOC_MAX_GRAPH_DEPTH is a located error, and nesting far past it an
+# error, not a stack overflow.  The models come from
 # tests/onnx/gen_cf (built with ONNX support only; skipped without it).
 set -u
 : "${BYOC:?}" "${top_builddir:?}"
@@ -39,6 +40,11 @@ fi
 "$BYOC" info "$tmp/deep.onnx" >"$tmp/out" 2>"$tmp/err"; rc=$?
 if [ $rc = 1 ] && grep -q "deep.onnx: error: node 'if' (If): then_branch: .*: subgraphs nest more than 32 deep" "$tmp/err"; then
     ok "nesting past the limit"; else bad "nesting past the limit (rc $rc)"; cat "$tmp/err"; fi
+# Far deeper (a 2 MB file): refused before protobuf-c recurses, no crash.
+"$gen" deep 10000 "$tmp/deep10k.onnx" || exit 99
+"$BYOC" info "$tmp/deep10k.onnx" >"$tmp/out" 2>"$tmp/err"; rc=$?
+if [ $rc = 1 ] && grep -q "deep10k.onnx: error: the model's messages nest more than 160 deep" "$tmp/err"; then
+    ok "nesting far past the limit"; else bad "nesting far past the limit (rc $rc)"; cat "$tmp/err"; fi
 "$gen" deep 31 "$tmp/deep31.onnx" || exit 99
 if "$BYOC" info "$tmp/deep31.onnx" >"$tmp/out" 2>&1 && grep -q "^control flow: 1 call holding 2 subgraphs" "$tmp/out"; then
     ok "nesting at the limit"; else bad "nesting at the limit"; head -5 "$tmp/out"; fi

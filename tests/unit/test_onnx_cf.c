@@ -496,6 +496,44 @@ START_TEST(nesting_at_the_limit)
 }
 END_TEST
 
+/* Relu(x) -> y, with y declared as a sequence of sequences ... levels
+ * deep: protobuf messages that nest without any subgraph. */
+static void nested_types_model(mb *m, int levels)
+{
+    mb_init(m, 13, 7);
+    mb_input(m, "x", "float[2]");
+    Onnx__ValueInfoProto *v = mb_vi(m, "y", NULL);
+    Onnx__TypeProto **slot = &v->type;
+    for (int i = 0; i < levels; i++) {
+        Onnx__TypeProto *t = mb_alloc(m, sizeof *t);
+        Onnx__TypeProto__Sequence *sq = mb_alloc(m, sizeof *sq);
+        onnx__type_proto__init(t);
+        onnx__type_proto__sequence__init(sq);
+        t->value_case = ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE;
+        t->sequence_type = sq;
+        *slot = t;
+        slot = &sq->elem_type;
+    }
+    m->infos[m->graph.n_value_info++] = v;
+    mb_node(m, "Relu", "r", "x", "y");
+    mb_output(m, "y", NULL);
+}
+
+START_TEST(messages_nested_past_the_limit)
+{
+    /* protobuf-c would recurse once per level: the reader refuses first. */
+    mb m;
+    nested_types_model(&m, 20);
+    byoc_graph *g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "nn.relu"), 1);
+    byoc_graph_destroy(g);
+    nested_types_model(&m, 1000);
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: the model's messages nest more than "
+                                     "160 deep (subgraphs or types nested far past what byoc "
+                                     "reads)");
+}
+END_TEST
+
 START_TEST(malformed_subgraphs)
 {
     mb m;
@@ -667,6 +705,7 @@ static Suite *onnx_cf_suite(void)
     tcase_add_checked_fixture(errors, setup, teardown);
     tcase_add_test(errors, nesting_past_the_limit);
     tcase_add_test(errors, nesting_at_the_limit);
+    tcase_add_test(errors, messages_nested_past_the_limit);
     tcase_add_test(errors, malformed_subgraphs);
     tcase_add_test(errors, malformed_loop_and_scan);
     suite_add_tcase(s, errors);
