@@ -1046,8 +1046,11 @@ static void print_subgraphs(const byoc_registry *reg, const byoc_graph *g, int i
         if (!nsubs)
             continue;
         const char *name = byoc_node_name(g, i);
-        printf("%*s%s (%s): %d subgraph%s\n", indent, "", name ? name : "?",
-               byoc_node_op_name(g, i), nsubs, nsubs == 1 ? "" : "s");
+        if (name)
+            printf("%*s%s", indent, "", name);
+        else
+            printf("%*s#%d", indent, "", i);   /* its id in that graph */
+        printf(" (%s): %d subgraph%s\n", byoc_node_op_name(g, i), nsubs, nsubs == 1 ? "" : "s");
         for (int k = 0; k < nsubs; k++) {
             const byoc_graph *s = byoc_node_subgraph(g, i, k);
             int n = byoc_graph_node_count(s), calls = 0, inputs = 0, untyped = 0, opaque = 0;
