@@ -60,12 +60,14 @@ static byoc_tensor_type join(const byoc_tensor_type *a, const byoc_tensor_type *
     return t;
 }
 
-/* The type of output i of a subgraph read by ox_graph_build. */
-static byoc_tensor_type sub_output(const byoc_graph *g, int i, int n)
+/* The type of output i of sg, read by ox_graph_build into g: inferred,
+ * what inference leaves unknown taken from sg's declaration. */
+static byoc_tensor_type sub_output(const byoc_graph *g, const ox_graph *sg, int i, int n)
 {
     int out = byoc_graph_output(g);
     const byoc_tensor_type *t = out < 0 ? NULL : byoc_node_type(g, out, n == 1 ? -1 : i);
-    return t ? *t : unknown_type;
+    byoc_tensor_type decl = ox_graph_output_decl(sg, i);
+    return ox_type_fill(t ? *t : unknown_type, &decl);
 }
 
 /* The call that stands for the node: its inputs (absent ones left out),
@@ -159,7 +161,8 @@ static int convert_if(ox_cx *cx)
     }
     byoc_tensor_type *types = ox_alloc(cx, sizeof(*types) * (size_t)(nout + 1));
     for (int i = 0; i < nout; i++) {
-        byoc_tensor_type a = sub_output(subs[0], i, nout), b = sub_output(subs[1], i, nout);
+        byoc_tensor_type a = sub_output(subs[0], br[0], i, nout);
+        byoc_tensor_type b = sub_output(subs[1], br[1], i, nout);
         byoc_tensor_type both = join(&a, &b);
         types[i] = ox_type_fill(ox_out_decl(cx, i), &both);
     }
@@ -213,7 +216,7 @@ static int convert_loop(ox_cx *cx)
     int nout = ox_graph_output_count(body);
     byoc_tensor_type *types = ox_alloc(cx, sizeof(*types) * (size_t)(n->noutputs + 1));
     for (int i = 0; i < n->noutputs; i++) {
-        byoc_tensor_type b = sub_output(sub, 1 + i, nout), known;
+        byoc_tensor_type b = sub_output(sub, body, 1 + i, nout), known;
         if (i < carried)
             known = join(&formals[2 + i], &b);
         else
@@ -313,14 +316,14 @@ static int convert_scan(ox_cx *cx)
         return -1;
     byoc_tensor_type *slices = ox_alloc(cx, sizeof(*slices) * (size_t)(scans_out + 1));
     for (int j = 0; j < scans_out; j++)
-        slices[j] = sub_output(sub, state + j, n->noutputs);
+        slices[j] = sub_output(sub, body, state + j, n->noutputs);
     int *out_axes = ox_alloc(cx, sizeof(int) * (size_t)(scans_out + 1));
     if (scan_axes(cx, "scan_output_axes", scans_out, slices, 1, out_axes) < 0) {
         byoc_graph_destroy(sub);
         return -1;
     }
     for (int i = 0; i < n->noutputs; i++) {
-        byoc_tensor_type b = sub_output(sub, i, n->noutputs), known;
+        byoc_tensor_type b = sub_output(sub, body, i, n->noutputs), known;
         if (i < state)
             known = join(&formals[i], &b);
         else
