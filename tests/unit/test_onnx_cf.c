@@ -204,6 +204,29 @@ START_TEST(if_declared_outputs_win)
 }
 END_TEST
 
+START_TEST(if_branch_declarations_fill_inference)
+{
+    /* Relu of an input of no known shape is untyped; the branch's
+     * declaration of its output stands in when the branches are joined. */
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2,3]");
+    mb_input(&m, "u", "float");
+    mb_input(&m, "c", "bool[]");
+    Onnx__NodeProto *n = mb_node(&m, "If", "if", "c", "y");
+    Onnx__GraphProto *t = mb_graph_attr(&m, n, "then_branch");
+    mb_sub_node(&m, t, "Relu", "f", "u", "t");
+    mb_sub_output(&m, t, "t", "float[2,3]");
+    Onnx__GraphProto *e = mb_graph_attr(&m, n, "else_branch");
+    mb_sub_node(&m, e, "Relu", "r", "x", "e");
+    mb_sub_output(&m, e, "e", NULL);
+    mb_output(&m, "y", NULL);
+    byoc_graph *g = read_ok(&m);
+    ck_assert_str_eq(output_type(g), "Tensor[(2, 3), float32]");
+    byoc_graph_destroy(g);
+}
+END_TEST
+
 START_TEST(loop_is_kept_with_its_body_typed)
 {
     mb m;
@@ -694,6 +717,7 @@ static Suite *onnx_cf_suite(void)
     tcase_add_test(core, if_condition_folded_from_shapes);
     tcase_add_test(core, if_computed_condition_is_kept_with_typed_branches);
     tcase_add_test(core, if_declared_outputs_win);
+    tcase_add_test(core, if_branch_declarations_fill_inference);
     tcase_add_test(core, loop_is_kept_with_its_body_typed);
     tcase_add_test(core, scan_is_kept_with_its_body_typed);
     tcase_add_test(core, nested_subgraphs_and_outer_values);
