@@ -153,7 +153,8 @@ static void scope_enter(ox_reader *r, bx_arena *a, const ox_reader *outer, const
                         const char *attr)
 {
     char desc[200];
-    const char *level = bx_arena_printf(a, "%s: %s: ", node_desc(n, desc, sizeof desc), attr);
+    const char *level =
+        bx_arena_printf(a, "%s: %.64s: ", node_desc(n, desc, sizeof desc), attr);
     int levels = outer->depth + 1;
     const char *scope =
         levels <= 4 ? bx_arena_printf(a, "%s%s", outer->scope ? outer->scope : "", level)
@@ -1630,7 +1631,7 @@ static int decode_attr(ox_reader *r, const ox_node *n, const Onnx__AttributeProt
     case OX_AT_GRAPHS: {
         const ox_graph **gs = BX_NEWN(&r->arena, const ox_graph *, a->n_graphs + 1);
         for (size_t k = 0; k < a->n_graphs; k++) {
-            const char *what = bx_arena_printf(&r->arena, "%s[%zu]", x->name, k);
+            const char *what = bx_arena_printf(&r->arena, "%.64s[%zu]", x->name, k);
             if (decode_subgraph(r, n, what, a->graphs[k], &gs[k]) < 0)
                 return -1;
         }

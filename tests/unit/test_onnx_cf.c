@@ -408,6 +408,57 @@ START_TEST(subgraph_order_follows_outer_reads)
 }
 END_TEST
 
+START_TEST(graphs_attribute_of_an_unmapped_op)
+{
+    /* A list of graphs on an op byoc does not map: read, and what they
+     * read from outside orders the node, which stays opaque. */
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2,3]");
+    Onnx__NodeProto *n = mb_node(&m, "Frob", "frob", "x", "y");
+    Onnx__GraphProto *g0 = mb_graph_attr(&m, n, "bodies");
+    Onnx__GraphProto *g1 = mb_graph_attr(&m, n, "other");
+    mb_sub_node(&m, g1, "Neg", "ng", "r", "t");
+    mb_sub_output(&m, g1, "t", NULL);
+    mb_sub_output(&m, g0, "x", NULL);
+    /* Make the two one GRAPHS attribute. */
+    Onnx__AttributeProto *a = n->attribute[0];
+    a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPHS;
+    a->g = NULL;
+    a->graphs = mb_alloc(&m, sizeof(Onnx__GraphProto *) * 2);
+    a->graphs[0] = g0;
+    a->graphs[1] = g1;
+    a->n_graphs = 2;
+    n->n_attribute = 1;
+    mb_node(&m, "Relu", "relu", "x", "r");
+    mb_output(&m, "y", "float[2,3]");
+    byoc_graph *g = read_ok(&m);
+    ck_assert_int_lt(find_op(g, "nn.relu"), find_op(g, "Frob"));
+    ck_assert_int_eq(byoc_node_subgraph_count(g, find_op(g, "Frob")), 0);
+    byoc_graph_destroy(g);
+    /* Nesting past the limit through such a list is refused too. */
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2,3]");
+    n = mb_node(&m, "Frob", "f0", "x", "y");
+    mb_output(&m, "y", NULL);
+    for (int d = 1; d <= BYOC_MAX_GRAPH_DEPTH; d++) {
+        Onnx__GraphProto *sub = mb_graph_attr(&m, n, "gs");
+        Onnx__AttributeProto *at = n->attribute[n->n_attribute - 1];
+        at->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPHS;
+        at->g = NULL;
+        at->graphs = mb_alloc(&m, sizeof(Onnx__GraphProto *));
+        at->graphs[0] = sub;
+        at->n_graphs = 1;
+        char name[16];
+        snprintf(name, sizeof name, "f%d", d);
+        n = mb_sub_node(&m, sub, "Frob", name, "x", "o");
+        mb_sub_output(&m, sub, "o", NULL);
+    }
+    ck_assert_ptr_nonnull(strstr(read_error(&m), "node 'f31' (Frob): attribute 'gs[0]': "
+                                                 "subgraphs nest more than 32 deep"));
+}
+END_TEST
+
 START_TEST(subgraph_api)
 {
     byoc_graph *g = byoc_graph_create(reg), *s = byoc_graph_create(reg);
@@ -723,6 +774,7 @@ static Suite *onnx_cf_suite(void)
     tcase_add_test(core, nested_subgraphs_and_outer_values);
     tcase_add_test(core, subgraph_names_shadow_outer_ones);
     tcase_add_test(core, subgraph_order_follows_outer_reads);
+    tcase_add_test(core, graphs_attribute_of_an_unmapped_op);
     tcase_add_test(core, subgraph_api);
     suite_add_tcase(s, core);
     TCase *errors = tcase_create("Errors");
