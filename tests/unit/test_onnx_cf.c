@@ -299,6 +299,36 @@ START_TEST(scan_is_kept_with_its_body_typed)
 }
 END_TEST
 
+START_TEST(scan_8_body_typed_as_declared)
+{
+    /* Scan 8 has sequence lengths and a batch axis: the body's inputs are
+     * typed only as declared. */
+    mb m;
+    mb_init(&m, 8, 3);
+    mb_input(&m, "s0", "float[1,3]");
+    mb_input(&m, "xs", "float[1,5,3]");
+    Onnx__NodeProto *n = mb_node(&m, "Scan", "scan", ",s0,xs", "s,ys");
+    attr_int(&m, n, "num_scan_inputs", 1);
+    Onnx__GraphProto *b = mb_graph_attr(&m, n, "body");
+    mb_sub_input(&m, b, "st", "float[3]");
+    mb_sub_input(&m, b, "x", NULL);
+    mb_sub_node(&m, b, "Add", "add", "st,x", "st_out");
+    mb_sub_node(&m, b, "Relu", "r", "x", "y");
+    mb_sub_output(&m, b, "st_out", NULL);
+    mb_sub_output(&m, b, "y", NULL);
+    mb_output(&m, "s", "float[1,3]");
+    mb_output(&m, "ys", NULL);
+    byoc_graph *g = read_ok(&m);
+    int h = find_op(g, "Scan");
+    ck_assert_int_eq(byoc_node_arg_count(g, h), 2);
+    const byoc_graph *body = byoc_node_subgraph(g, h, 0);
+    ck_assert_str_eq(type_text(body, sub_input(body, 0)), "Tensor[(3,), float32]");
+    ck_assert_ptr_nonnull(byoc_node_untyped_reason(body, find_op(body, "nn.relu")));
+    ck_assert_str_eq(type_text(g, find_name(g, "s")), "Tensor[(1, 3), float32]");
+    byoc_graph_destroy(g);
+}
+END_TEST
+
 START_TEST(nested_subgraphs_and_outer_values)
 {
     /* A kept If whose then_branch holds an If on a constant of the main
@@ -771,6 +801,7 @@ static Suite *onnx_cf_suite(void)
     tcase_add_test(core, if_branch_declarations_fill_inference);
     tcase_add_test(core, loop_is_kept_with_its_body_typed);
     tcase_add_test(core, scan_is_kept_with_its_body_typed);
+    tcase_add_test(core, scan_8_body_typed_as_declared);
     tcase_add_test(core, nested_subgraphs_and_outer_values);
     tcase_add_test(core, subgraph_names_shadow_outer_ones);
     tcase_add_test(core, subgraph_order_follows_outer_reads);
