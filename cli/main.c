@@ -1203,6 +1203,99 @@ static void print_unknown_flops(const byoc_graph *g)
     free(ops);
 }
 
+/* Control flow (ONNX If, Loop, Scan kept as one call): each host call's
+ * subgraphs, with what is inside them.  The recursion is bounded by
+ * BYOC_MAX_GRAPH_DEPTH, which the graph API enforces. */
+
+/* Calls in g and in all the subgraphs it holds. */
+static long total_calls(const byoc_graph *g)
+{
+    long n = 0;
+    for (int i = 0; i < byoc_graph_node_count(g); i++) {
+        n += byoc_node_kind_of(g, i) == BYOC_N_CALL;
+        for (int k = 0; k < byoc_node_subgraph_count(g, i); k++)
+            n += total_calls(byoc_node_subgraph(g, i, k));
+    }
+    return n;
+}
+
+static void print_subgraphs(const byoc_registry *reg, const byoc_graph *g, int indent)
+{
+    for (int i = 0; i < byoc_graph_node_count(g); i++) {
+        int nsubs = byoc_node_subgraph_count(g, i);
+        if (!nsubs)
+            continue;
+        const char *name = byoc_node_name(g, i);
+        if (name)
+            printf("%*s%s", indent, "", name);
+        else
+            printf("%*s#%d", indent, "", i);   /* its id in that graph */
+        printf(" (%s): %d subgraph%s\n", byoc_node_op_name(g, i), nsubs, nsubs == 1 ? "" : "s");
+        for (int k = 0; k < nsubs; k++) {
+            const byoc_graph *s = byoc_node_subgraph(g, i, k);
+            int n = byoc_graph_node_count(s), calls = 0, inputs = 0, untyped = 0, opaque = 0;
+            op_count *ops = calloc((size_t)n + 1, sizeof(*ops));
+            if (!ops) {
+                fputs("byoc: error: out of memory\n", stderr);
+                exit(1);
+            }
+            int nops = 0;
+            for (int j = 0; j < n; j++) {
+                byoc_node_kind kind = byoc_node_kind_of(s, j);
+                inputs += kind == BYOC_N_INPUT;
+                untyped += byoc_node_untyped_reason(s, j) != NULL;
+                if (kind != BYOC_N_CALL)
+                    continue;
+                calls++;
+                opaque += byoc_node_is_opaque(s, j);
+                const char *op = byoc_node_op_name(s, j);
+                int m = 0;
+                while (m < nops && strcmp(ops[m].name, op) != 0)
+                    m++;
+                if (m == nops)
+                    ops[nops++] = (op_count){op, 0};
+                ops[m].n++;
+            }
+            qsort(ops, (size_t)nops, sizeof(*ops), by_count);
+            printf("%*s%s: %d nodes, %d inputs, %d calls (%d kinds), %d untyped, %d opaque\n",
+                   indent + 2, "", byoc_node_subgraph_name(g, i, k), n, inputs, calls, nops,
+                   untyped, opaque);
+            for (int m = 0; m < nops; m++)
+                printf("%*s%6d  %s%s\n", indent + 4, "", ops[m].n, ops[m].name,
+                       byoc_registry_op(reg, ops[m].name) ? "" : "  (opaque)");
+            free(ops);
+            print_subgraphs(reg, s, indent + 4);
+        }
+    }
+}
+
+/* The host calls of the main graph and their subgraphs, and a word when
+ * most of the model is inside them. */
+static void print_control_flow(const byoc_registry *reg, const byoc_graph *g)
+{
+    int hosts = 0, subs = 0, calls = 0;
+    for (int i = 0; i < byoc_graph_node_count(g); i++) {
+        calls += byoc_node_kind_of(g, i) == BYOC_N_CALL;
+        hosts += byoc_node_subgraph_count(g, i) > 0;
+        subs += byoc_node_subgraph_count(g, i);
+    }
+    if (!hosts)
+        return;
+    long inside = total_calls(g) - calls;
+    int outside = calls - hosts;
+    printf("control flow: %d call%s holding %d subgraph%s, %ld call%s inside\n", hosts,
+           hosts == 1 ? "" : "s", subs, subs == 1 ? "" : "s", inside, inside == 1 ? "" : "s");
+    print_subgraphs(reg, g, 2);
+    if (outside == 0)
+        printf("the main graph has no calls outside control flow: %ld call%s %s inside "
+               "If/Loop/Scan subgraphs\n",
+               inside, inside == 1 ? "" : "s", inside == 1 ? "is" : "are");
+    else if (inside > outside)
+        printf("most calls are inside control flow: the main graph has %d outside "
+               "If/Loop/Scan, their subgraphs %ld\n",
+               outside, inside);
+}
+
 static int cmd_info(byoc_registry *reg, int argc, char **argv)
 {
     cli_opts c = {.cmd = "info"};
@@ -1293,6 +1386,7 @@ static int cmd_info(byoc_registry *reg, int argc, char **argv)
             printf("  %s: %s\n", byoc_node_name(g, i) ? byoc_node_name(g, i) : "?", why);
     }
     printf("opaque calls: %d\n", opaque);
+    print_control_flow(reg, g);
     int notes = byoc_graph_note_count(g);
     if (notes) {
         printf("notes:\n");

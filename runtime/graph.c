@@ -31,6 +31,7 @@ byoc_graph *byoc_graph_create(const byoc_registry *reg)
     g->reg = reg;
     g->output = -1;
     g->cons_n = -1;
+    g->height = 1;
     bx_arena_init(&g->arena);
     bx_hash_init(&g->symbols);
     return g;
@@ -40,6 +41,10 @@ void byoc_graph_destroy(byoc_graph *g)
 {
     if (!g)
         return;
+    /* Recursion bounded by BYOC_MAX_GRAPH_DEPTH (byoc_graph_add_subgraph). */
+    for (int i = 0; i < g->n; i++)
+        for (int k = 0; k < g->nodes[i].nsubs; k++)
+            byoc_graph_destroy(g->nodes[i].subs[k].graph);
     free(g->nodes);
     free(g->symbol_names);
     free(g->symbol_values);
@@ -766,6 +771,72 @@ const byoc_tensor_type *byoc_node_type(const byoc_graph *g, int node, int field)
         return n->nfields < 0 ? &n->type : NULL;
     return field < n->nfields ? &n->fields[field] : NULL;
 }
+
+/* ---- subgraphs --------------------------------------------------------------- */
+
+int byoc_graph_add_subgraph(byoc_graph *g, int node, const char *name, byoc_graph *sub,
+                            byoc_error *err)
+{
+    if (!valid_node(g, node) || g->nodes[node].kind != BYOC_N_CALL) {
+        bx_error_set(err, NULL, 0, 0, "node %d is not a call, so it cannot hold a subgraph", node);
+        return -1;
+    }
+    if (!sub || sub->parent) {
+        bx_error_set(err, NULL, 0, 0, "%s", sub ? "the subgraph is already held by a call"
+                                                : "no subgraph");
+        return -1;
+    }
+    /* sub has no parent, so it is g's ancestor only as the root of g's
+     * chain; refusing that keeps ownership a tree. */
+    int depth = 0;
+    for (const byoc_graph *p = g; p; p = p->parent, depth++)
+        if (p == sub) {
+            bx_error_set(err, NULL, 0, 0, "a graph cannot hold itself as a subgraph");
+            return -1;
+        }
+    if (depth + sub->height > BYOC_MAX_GRAPH_DEPTH) {
+        bx_error_set(err, NULL, 0, 0, "subgraphs would nest %d deep; at most %d",
+                     depth + sub->height, BYOC_MAX_GRAPH_DEPTH);
+        return -1;
+    }
+    bx_node *n = &g->nodes[node];
+    if (n->nsubs == n->capsubs) {
+        int cap = n->capsubs ? n->capsubs * 2 : 2;
+        bx_subgraph *s = BX_NEWN(&g->arena, bx_subgraph, cap);
+        if (n->nsubs)
+            memcpy(s, n->subs, sizeof(*s) * (size_t)n->nsubs);
+        n->subs = s;
+        n->capsubs = cap;
+    }
+    n->subs[n->nsubs].name = bx_arena_strdup(&g->arena, name ? name : "");
+    n->subs[n->nsubs++].graph = sub;
+    sub->parent = g;
+    int h = sub->height + 1;
+    for (byoc_graph *p = g; p && p->height < h; p = p->parent, h++)
+        p->height = h;
+    return 0;
+}
+
+int byoc_node_subgraph_count(const byoc_graph *g, int node)
+{
+    return valid_node(g, node) ? g->nodes[node].nsubs : 0;
+}
+
+const byoc_graph *byoc_node_subgraph(const byoc_graph *g, int node, int i)
+{
+    if (!valid_node(g, node) || i < 0 || i >= g->nodes[node].nsubs)
+        return NULL;
+    return g->nodes[node].subs[i].graph;
+}
+
+const char *byoc_node_subgraph_name(const byoc_graph *g, int node, int i)
+{
+    if (!valid_node(g, node) || i < 0 || i >= g->nodes[node].nsubs)
+        return NULL;
+    return g->nodes[node].subs[i].name;
+}
+
+const byoc_graph *byoc_graph_parent(const byoc_graph *g) { return g ? g->parent : NULL; }
 
 /* ---- opaque calls, outputs, names, consumers ----------------------------- */
 

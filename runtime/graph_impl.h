@@ -7,6 +7,12 @@
 #include "arena.h"
 #include "hash.h"
 
+/* A subgraph a call holds (byoc_graph_add_subgraph). */
+typedef struct bx_subgraph {
+    const char *name;
+    byoc_graph *graph;
+} bx_subgraph;
+
 typedef struct bx_node {
     byoc_node_kind kind;
     const byoc_op_decl *op;     /* CALL; NULL for an opaque call */
@@ -28,6 +34,8 @@ typedef struct bx_node {
     byoc_tensor_type type;      /* tensor-typed */
     byoc_tensor_type *fields;   /* tuple-typed: tuple->fields */
     const byoc_tuple_type *tuple; /* tuple-typed; NULL otherwise */
+    bx_subgraph *subs;          /* CALL: its subgraphs, in g's arena */
+    int nsubs, capsubs;
 } bx_node;
 
 struct byoc_graph {
@@ -54,6 +62,8 @@ struct byoc_graph {
     /* Notes from readers and inference: unmapped ops, untyped nodes. */
     const char **notes;
     int nnotes, capnotes;
+    byoc_graph *parent;         /* the graph holding this one, or NULL */
+    int height;                 /* 1, or one more than its deepest subgraph's */
 };
 
 struct bx_input_shape {

@@ -60,6 +60,7 @@ struct ox_value {
     bool is_input;
     bool is_const;              /* an initializer or a Constant's output */
     bool lazy;                  /* data known in part; node built on first use */
+    ox_reader *owner;           /* whose model's node `producer` indexes */
     byoc_tensor_type type;      /* is_const: its type */
     const ox_tensor *data;      /* is_const: contents, or NULL */
     bool declared;              /* the model declares decl */
@@ -95,6 +96,15 @@ typedef struct ox_model {
     ox_init *inits;
 } ox_model;
 
+/* A graph attribute: a subgraph decoded as the main graph is, and the
+ * names it reads from enclosing graphs (its own subgraphs' included), in
+ * the order first read. */
+struct ox_graph {
+    ox_model m;
+    int nfree;
+    const char **free;
+};
+
 struct ox_reader {
     byoc_graph *g;
     ox_value **lazy_stack;      /* materialize's work list, values.n long */
@@ -106,6 +116,11 @@ struct ox_reader {
     bx_hash values;             /* name -> ox_value */
     bx_hash ops;                /* "domain op" -> ox_op_map, or &no_map */
     ox_model m;
+    /* In a subgraph: how many graphs enclose it, and what its messages
+     * start with ("node 'if' (If): then_branch: "), with its first two
+     * levels and its last one (scope_enter). */
+    int depth;
+    const char *scope, *scope_head, *scope_last;
 };
 
 /* ---- errors ------------------------------------------------------------- */
@@ -121,7 +136,7 @@ static void reader_error(ox_reader *r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    bx_error_set(r->err, r->file, 0, 0, "%s", msg);
+    bx_error_set(r->err, r->file, 0, 0, "%s%s", r->scope ? r->scope : "", msg);
 }
 
 /* "node 'conv1' (Conv)", or for a nameless node "the Conv node writing
@@ -135,6 +150,30 @@ static const char *node_desc(const ox_node *n, char *buf, size_t size)
     else
         snprintf(buf, size, "node %d (%s)", n->index, n->op_type);
     return buf;
+}
+
+/* r is to read attribute `attr` of outer's node n: the path to it, for
+ * messages, in full up to four levels deep, else the first two levels,
+ * "...", and the last two, so that it fits an error.  r may be outer. */
+static void scope_enter(ox_reader *r, bx_arena *a, const ox_reader *outer, const ox_node *n,
+                        const char *attr)
+{
+    char desc[200];
+    const char *level =
+        bx_arena_printf(a, "%s: %.64s: ", node_desc(n, desc, sizeof desc), attr);
+    int levels = outer->depth + 1;
+    const char *scope =
+        levels <= 4 ? bx_arena_printf(a, "%s%s", outer->scope ? outer->scope : "", level)
+                    : bx_arena_printf(a, "%s...: %s%s", outer->scope_head, outer->scope_last,
+                                      level);
+    r->scope_head = levels <= 2 ? scope : outer->scope_head;
+    r->scope_last = level;
+    r->scope = scope;
+}
+
+const char *ox_node_desc(const ox_node *n, char *buf, size_t size)
+{
+    return node_desc(n, buf, size);
 }
 
 static void vnode_error(ox_reader *r, const ox_node *n, const char *fmt, va_list ap)
@@ -220,6 +259,7 @@ static ox_value *value_make(ox_reader *r, const char *name)
         return v;
     v = BX_NEW(&r->arena, ox_value);
     v->name = bx_arena_strdup(&r->arena, name);
+    v->owner = r;
     v->node = -1;
     v->producer = -1;
     v->type = unknown_type;
@@ -363,7 +403,7 @@ int ox_node_of(ox_cx *cx, ox_value *v)
         return node;
     }
     if (v->lazy)
-        return materialize(cx->r, v);
+        return materialize(v->owner, v);    /* an enclosing graph's, maybe */
     if (v->tr_src) {
         int src = ox_node_of(cx, v->tr_src);
         if (src < 0)
@@ -451,7 +491,7 @@ const ox_tensor *ox_sym_data(ox_cx *cx, ox_value *v)
 {
     (void)cx;
     v = resolve(v);
-    return v && (v->is_const || v->lazy) ? v->data : NULL;
+    return v && (v->is_const || v->lazy || v->is_input) ? v->data : NULL;
 }
 
 /* ---- defining outputs ----------------------------------------------------- */
@@ -820,6 +860,8 @@ static const ox_op_map *lookup(ox_reader *r, const ox_node *n)
 static int convert_node(ox_reader *r, const ox_node *n)
 {
     ox_cx cx = {.r = r, .g = r->g, .node = n, .opset = r->m.opset};
+    if (ox_is_control_flow(n))
+        return ox_convert_control_flow(&cx);
     cx.map = lookup(r, n);
     if (!cx.map)
         return build_opaque(&cx, NULL);
@@ -877,7 +919,7 @@ static int *topological_order(ox_reader *r)
         state[root] = 1;
         while (sp > 0) {
             const ox_node *n = &m->nodes[stack[sp - 1]];
-            if (cursor[sp - 1] < n->ninputs) {
+            if (cursor[sp - 1] < n->ninputs + n->nimplicit) {
                 const char *in = n->inputs[cursor[sp - 1]++];
                 ox_value *v = in[0] ? value_get(r, in) : NULL;
                 int p = v ? v->producer : -1;
@@ -998,7 +1040,7 @@ static int check_names(ox_reader *r)
     }
     for (int i = 0; i < m->nnodes; i++) {
         const ox_node *n = &m->nodes[i];
-        for (int k = 0; k < n->ninputs; k++) {
+        for (int k = 0; k < n->ninputs + n->nimplicit; k++) {
             if (!n->inputs[k][0])
                 continue;
             ox_value *v = value_get(r, n->inputs[k]);
@@ -1113,6 +1155,213 @@ __attribute__((unused)) static int build(ox_reader *r)
     bx_graph_infer_notes(r->g);
     compare_declarations(r);
     return 0;
+}
+
+/* ---- subgraphs ------------------------------------------------------------------ */
+
+/* A subgraph is read by a reader of its own, so that its names shadow the
+ * enclosing graph's and go when it is done.  The enclosing values it
+ * reads are entered first, as inputs of its scope: when its nodes join
+ * the enclosing graph (an If whose condition is known), each is an alias
+ * of the enclosing value, node, constant or pending transpose alike; when
+ * it is a graph of its own, each is one of that graph's inputs, or a
+ * constant with the same contents so that shape arithmetic still folds. */
+
+ox_value *ox_implicit(ox_cx *cx, int k)
+{
+    const ox_node *n = cx->node;
+    if (k < 0 || k >= n->nimplicit)
+        return NULL;
+    return value_get(cx->r, n->inputs[n->ninputs + k]);
+}
+
+int ox_graph_input_count(const ox_graph *sg) { return sg->m.ninputs; }
+int ox_graph_output_count(const ox_graph *sg) { return sg->m.noutputs; }
+
+byoc_tensor_type ox_graph_input_decl(const ox_graph *sg, int i)
+{
+    return i >= 0 && i < sg->m.ninputs ? sg->m.inputs[i].type : unknown_type;
+}
+
+byoc_tensor_type ox_graph_output_decl(const ox_graph *sg, int i)
+{
+    return i >= 0 && i < sg->m.noutputs ? sg->m.outputs[i].type : unknown_type;
+}
+
+byoc_tensor_type ox_type_fill(byoc_tensor_type decl, const byoc_tensor_type *known)
+{
+    if (decl.dtype == BYOC_DT_VOID)
+        decl.dtype = known->dtype;
+    if (decl.rank < 0) {
+        decl.rank = known->rank;
+        memcpy(decl.dims, known->dims, sizeof decl.dims);
+    } else if (decl.rank == known->rank) {
+        for (int k = 0; k < decl.rank; k++)
+            if (decl.dims[k] == BYOC_DIM_UNKNOWN)
+                decl.dims[k] = known->dims[k];
+    }
+    return decl;
+}
+
+static void scope_open(ox_cx *cx, ox_reader *c, byoc_graph *g, const char *attr,
+                       const ox_graph *sg)
+{
+    ox_reader *r = cx->r;
+    memset(c, 0, sizeof *c);
+    c->g = g;
+    c->file = r->file;
+    c->err = r->err;
+    bx_arena_init(&c->arena);
+    bx_hash_init(&c->values);
+    c->m = sg->m;
+    c->m.opset = r->m.opset;
+    scope_enter(c, &c->arena, r, cx->node, attr);
+    c->depth = r->depth + 1;
+}
+
+static int scope_close(ox_reader *r, ox_reader *c, int rc)
+{
+    if (c->failed)
+        r->failed = true;
+    else if (rc < 0)
+        reader_error(r, "cannot read a subgraph");
+    bx_hash_free(&c->values);
+    bx_hash_free(&c->ops);
+    bx_arena_free(&c->arena);
+    return rc;
+}
+
+/* Enter the enclosing values sg reads; `alias`: as aliases (the nodes
+ * join the enclosing graph), else as constants or not yet made inputs. */
+static void scope_enter_free(ox_cx *cx, ox_reader *c, const ox_graph *sg, bool alias)
+{
+    for (int i = 0; i < sg->nfree; i++) {
+        ox_value *pv = value_get(cx->r, sg->free[i]);
+        ox_value *cv = value_make(c, sg->free[i]);
+        ox_value *rv = resolve(pv);
+        if (alias) {
+            cv->is_input = true;
+            cv->alias = pv;
+        } else if (rv && rv->is_const) {
+            cv->is_const = true;
+            cv->type = rv->type;
+            cv->data = rv->data;
+        } else {
+            cv->is_input = true;
+            cv->declared = true;
+            cv->decl = ox_type(cx, pv);
+            /* A shape known in part stays known inside. */
+            cv->data = rv && rv->lazy ? rv->data : NULL;
+        }
+    }
+}
+
+/* Build the scope's nodes in order, each typed when built. */
+static int scope_build_nodes(ox_reader *c)
+{
+    int *order = topological_order(c);
+    if (!order)
+        return -1;
+    byoc_error e;
+    for (int i = 0; i < c->m.nnodes; i++) {
+        if (build_node(c, &c->m.nodes[order[i]]) < 0)
+            return -1;
+        if (bx_graph_infer_new(c->g, &e) < 0) {
+            reader_error(c, "%s", e.msg);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* A copy of t in r's arena, for a constant that outlives its scope. */
+static const ox_tensor *tensor_copy(ox_reader *r, const ox_tensor *t)
+{
+    if (!t)
+        return NULL;
+    ox_tensor *c = BX_NEW(&r->arena, ox_tensor);
+    *c = *t;
+    if (t->i)
+        c->i = bx_arena_memdup(&r->arena, t->i, sizeof(int64_t) * (t->n ? t->n : 1));
+    if (t->f)
+        c->f = bx_arena_memdup(&r->arena, t->f, sizeof(double) * (t->n ? t->n : 1));
+    return c;
+}
+
+int ox_graph_inline(ox_cx *cx, const char *attr, const ox_graph *sg)
+{
+    ox_reader c;
+    scope_open(cx, &c, cx->g, attr, sg);
+    if (sg->m.ninputs > 0) {
+        reader_error(&c, "has %d inputs; a branch taken in place takes none", sg->m.ninputs);
+        return scope_close(cx->r, &c, -1);
+    }
+    scope_enter_free(cx, &c, sg, true);
+    if (check_names(&c) < 0 || scope_build_nodes(&c) < 0)
+        return scope_close(cx->r, &c, -1);
+    compare_declarations(&c);
+    ox_cx ccx = {.r = &c, .g = c.g, .node = cx->node, .opset = c.m.opset};
+    for (int i = 0; i < sg->m.noutputs && i < cx->node->noutputs; i++) {
+        ox_value *bv = resolve(value_get(&c, sg->m.outputs[i].name));
+        if (value_get(&c, bv->name) != bv) {
+            ox_alias(cx, i, bv);    /* an enclosing value: it outlives the scope */
+        } else if (bv->is_const) {
+            ox_define_const(cx, i, &bv->type, tensor_copy(cx->r, bv->data));
+        } else {
+            int node = ox_node_of(&ccx, bv);
+            if (node < 0)
+                return scope_close(cx->r, &c, -1);
+            ox_define(cx, i, node);
+        }
+    }
+    return scope_close(cx->r, &c, 0);
+}
+
+byoc_graph *ox_graph_build(ox_cx *cx, const char *attr, const ox_graph *sg,
+                           const byoc_tensor_type *formals, int nformals)
+{
+    byoc_graph *g = byoc_graph_create(byoc_graph_registry(cx->g));
+    byoc_graph_set_source(g, cx->r->file);
+    ox_reader c;
+    scope_open(cx, &c, g, attr, sg);
+    ox_decl *inputs = BX_NEWN(&c.arena, ox_decl, sg->m.ninputs + 1);
+    for (int i = 0; i < sg->m.ninputs; i++) {
+        inputs[i] = sg->m.inputs[i];
+        if (i < nformals)
+            inputs[i].type = ox_type_fill(inputs[i].type, &formals[i]);
+    }
+    c.m.inputs = inputs;
+    scope_enter_free(cx, &c, sg, false);
+    int rc = check_names(&c);
+    /* The enclosing values come after the formal inputs. */
+    for (int i = 0; rc == 0 && i < sg->nfree; i++) {
+        ox_value *v = value_get(&c, sg->free[i]);
+        if (v->is_const)
+            continue;
+        byoc_error e;
+        if ((v->node = byoc_graph_add_input(g, v->name, &v->decl, &e)) < 0) {
+            reader_error(&c, "'%s': %s", v->name, e.msg);
+            rc = -1;
+        }
+    }
+    byoc_error e;
+    if (rc == 0)
+        rc = scope_build_nodes(&c);
+    if (rc == 0)
+        rc = build_outputs(&c);
+    if (rc == 0 && bx_graph_infer_new(g, &e) < 0) {
+        reader_error(&c, "%s", e.msg);
+        rc = -1;
+    }
+    if (rc == 0) {
+        bx_graph_infer_notes(g);
+        compare_declarations(&c);
+    }
+    if (scope_close(cx->r, &c, rc) < 0) {
+        byoc_graph_destroy(g);
+        return NULL;
+    }
+    return g;
 }
 
 /* ---- decoding the protobuf ---------------------------------------------------- */
@@ -1335,6 +1584,150 @@ static int attr_type_of(const Onnx__AttributeProto *a)
     return OX_AT_UNDEFINED;
 }
 
+/* ---- graph attributes ---- */
+
+static int decode_node(ox_reader *r, const Onnx__NodeProto *p, int index, ox_node *n);
+
+/* The names a subgraph reads but does not define: what its nodes (and
+ * their own subgraphs) read, and its outputs, less its inputs,
+ * initializers and node outputs.  Each once, in the order first read. */
+static void free_names(ox_reader *r, ox_graph *sg)
+{
+    const ox_model *m = &sg->m;
+    bx_hash defined, seen;
+    bx_hash_init(&defined);
+    bx_hash_init(&seen);
+    for (int i = 0; i < m->ninputs; i++)
+        bx_hash_put(&defined, m->inputs[i].name, &defined);
+    for (int i = 0; i < m->ninits; i++)
+        bx_hash_put(&defined, m->inits[i].name, &defined);
+    size_t cap = (size_t)m->noutputs;
+    for (int i = 0; i < m->nnodes; i++) {
+        for (int k = 0; k < m->nodes[i].noutputs; k++)
+            bx_hash_put(&defined, m->nodes[i].outputs[k], &defined);
+        cap += (size_t)(m->nodes[i].ninputs + m->nodes[i].nimplicit);
+    }
+    const char **fr = BX_NEWN(&r->arena, const char *, cap + 1);
+    int n = 0;
+    for (int i = 0; i <= m->nnodes; i++) {
+        const ox_node *node = i < m->nnodes ? &m->nodes[i] : NULL;
+        int count = node ? node->ninputs + node->nimplicit : m->noutputs;
+        for (int k = 0; k < count; k++) {
+            const char *name = node ? node->inputs[k] : m->outputs[k].name;
+            if (!name[0] || bx_hash_get(&defined, name) || bx_hash_get(&seen, name))
+                continue;
+            bx_hash_put(&seen, name, &seen);
+            fr[n++] = name;
+        }
+    }
+    bx_hash_free(&defined);
+    bx_hash_free(&seen);
+    sg->free = fr;
+    sg->nfree = n;
+}
+
+/* The names n's subgraphs read from the graph around them are n's
+ * implicit inputs, after its own: each once, in the order first read. */
+static int attach_implicit(ox_reader *r, ox_node *n)
+{
+    size_t total = 0;
+    for (int k = 0; k < n->nattrs; k++) {
+        const ox_attr *a = &n->attrs[k];
+        if (a->type == OX_AT_GRAPH && a->g)
+            total += (size_t)a->g->nfree;
+        for (size_t j = 0; a->type == OX_AT_GRAPHS && j < a->n; j++)
+            total += (size_t)a->graphs[j]->nfree;
+    }
+    if (!total)
+        return 0;
+    const char **in = BX_NEWN(&r->arena, const char *, (size_t)n->ninputs + total + 1);
+    if (n->ninputs)
+        memcpy(in, n->inputs, sizeof(*in) * (size_t)n->ninputs);
+    int m = n->ninputs;
+    bx_hash seen;
+    bx_hash_init(&seen);
+    for (int k = 0; k < n->nattrs; k++) {
+        const ox_attr *a = &n->attrs[k];
+        size_t count = a->type == OX_AT_GRAPH && a->g ? 1 : a->type == OX_AT_GRAPHS ? a->n : 0;
+        for (size_t j = 0; j < count; j++) {
+            const ox_graph *sg = a->type == OX_AT_GRAPH ? a->g : a->graphs[j];
+            for (int f = 0; f < sg->nfree; f++)
+                if (!bx_hash_get(&seen, sg->free[f])) {
+                    bx_hash_put(&seen, sg->free[f], &seen);
+                    in[m++] = sg->free[f];
+                }
+        }
+    }
+    bx_hash_free(&seen);
+    n->inputs = in;
+    n->nimplicit = m - n->ninputs;
+    return 0;
+}
+
+/* A GraphProto's nodes, declarations and initializers, as decode reads
+ * the main graph's. */
+static int decode_graph(ox_reader *r, const Onnx__GraphProto *gp, ox_model *m)
+{
+    memset(m, 0, sizeof *m);
+    m->opset = r->m.opset;
+    m->nodes = BX_NEWN(&r->arena, ox_node, gp->n_node + 1);
+    for (size_t k = 0; k < gp->n_node; k++, m->nnodes++)
+        if (decode_node(r, gp->node[k], (int)k, &m->nodes[k]) < 0)
+            return -1;
+    m->inputs = BX_NEWN(&r->arena, ox_decl, gp->n_input + 1);
+    for (size_t k = 0; k < gp->n_input; k++, m->ninputs++)
+        decode_value_info(r, gp->input[k], &m->inputs[k], false);
+    m->outputs = BX_NEWN(&r->arena, ox_decl, gp->n_output + 1);
+    for (size_t k = 0; k < gp->n_output; k++, m->noutputs++)
+        decode_value_info(r, gp->output[k], &m->outputs[k], false);
+    m->infos = BX_NEWN(&r->arena, ox_decl, gp->n_value_info + 1);
+    for (size_t k = 0; k < gp->n_value_info; k++, m->ninfos++)
+        decode_value_info(r, gp->value_info[k], &m->infos[k], false);
+    m->inits = BX_NEWN(&r->arena, ox_init, gp->n_initializer + 1);
+    for (size_t k = 0; k < gp->n_initializer; k++, m->ninits++) {
+        ox_init *in = &m->inits[k];
+        in->name = bx_arena_strdup(&r->arena, S(gp->initializer[k]->name));
+        char what[300];
+        snprintf(what, sizeof what, "initializer '%s'", in->name);
+        if (decode_tensor(r, gp->initializer[k], what, &in->type, &in->data) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Attribute `attr` of n, a graph.  Decoding recurses into subgraphs, at
+ * most BYOC_MAX_GRAPH_DEPTH deep (the main graph at depth 1); messages
+ * from inside name the path to it. */
+static int decode_subgraph(ox_reader *r, const ox_node *n, const char *attr,
+                           const Onnx__GraphProto *gp, const ox_graph **out)
+{
+    char desc[200];
+    node_desc(n, desc, sizeof desc);
+    if (!gp) {
+        reader_error(r, "%s: attribute '%s' is a graph but holds none", desc, attr);
+        return -1;
+    }
+    if (r->depth + 2 > BYOC_MAX_GRAPH_DEPTH) {
+        reader_error(r, "%s: attribute '%s': subgraphs nest more than %d deep", desc, attr,
+                     BYOC_MAX_GRAPH_DEPTH);
+        return -1;
+    }
+    ox_graph *sg = BX_NEW(&r->arena, ox_graph);
+    const char *scope = r->scope, *head = r->scope_head, *last = r->scope_last;
+    scope_enter(r, &r->arena, r, n, attr);
+    r->depth++;
+    int rc = decode_graph(r, gp, &sg->m);
+    r->depth--;
+    r->scope = scope;
+    r->scope_head = head;
+    r->scope_last = last;
+    if (rc < 0)
+        return -1;
+    free_names(r, sg);
+    *out = sg;
+    return 0;
+}
+
 static int decode_attr(ox_reader *r, const ox_node *n, const Onnx__AttributeProto *a,
                        ox_attr *x)
 {
@@ -1369,6 +1762,19 @@ static int decode_attr(ox_reader *r, const ox_node *n, const Onnx__AttributeProt
         x->n = a->n_strings;
         break;
     }
+    case OX_AT_GRAPH:
+        return decode_subgraph(r, n, x->name, a->g, &x->g);
+    case OX_AT_GRAPHS: {
+        const ox_graph **gs = BX_NEWN(&r->arena, const ox_graph *, a->n_graphs + 1);
+        for (size_t k = 0; k < a->n_graphs; k++) {
+            const char *what = bx_arena_printf(&r->arena, "%.64s[%zu]", x->name, k);
+            if (decode_subgraph(r, n, what, a->graphs[k], &gs[k]) < 0)
+                return -1;
+        }
+        x->graphs = gs;
+        x->n = a->n_graphs;
+        break;
+    }
     case OX_AT_TENSOR: {
         char what[300], desc[200];
         if (!a->t) {
@@ -1383,7 +1789,7 @@ static int decode_attr(ox_reader *r, const ox_node *n, const Onnx__AttributeProt
         break;
     }
     default:
-        break;   /* graphs, sparse tensors, types: no mapped op reads them */
+        break;   /* sparse tensors, types: no mapped op reads them */
     }
     return 0;
 }
@@ -1416,11 +1822,119 @@ static int decode_node(ox_reader *r, const Onnx__NodeProto *p, int index, ox_nod
             return -1;
         n->nattrs++;
     }
-    return 0;
+    return attach_implicit(r, n);
+}
+
+/* ---- nesting of the protobuf ---- */
+
+/* protobuf-c unpacks nested messages by recursion, without a limit, so a
+ * small file of subgraphs (or sequence types) nested thousands deep would
+ * overflow the stack before the reader sees it.  The bytes are scanned
+ * first, with an explicit stack, descending only into the fields through
+ * which ONNX messages can contain themselves; past OX_PB_DEPTH_MAX
+ * messages the model is refused.  A subgraph costs three levels (graph,
+ * node, attribute), so the limit leaves BYOC_MAX_GRAPH_DEPTH to the
+ * decoder, whose message names the node.  Anything malformed is left to
+ * protobuf-c to refuse. */
+enum { OX_PB_DEPTH_MAX = 4 * BYOC_MAX_GRAPH_DEPTH + 32 };
+
+enum { PB_SKIP, PB_MODEL, PB_GRAPH, PB_NODE, PB_ATTR, PB_VALUE_INFO, PB_TYPE, PB_TYPE_ELEM,
+       PB_TYPE_MAP, PB_FUNCTION, PB_TRAINING };
+
+/* The message a field of message `msg` holds, where it can lead back. */
+static int pb_field_message(int msg, uint64_t field)
+{
+    switch (msg) {
+    case PB_MODEL: return field == 7 ? PB_GRAPH : field == 20 ? PB_TRAINING
+                        : field == 25 ? PB_FUNCTION : PB_SKIP;
+    case PB_TRAINING: return field == 1 || field == 2 ? PB_GRAPH : PB_SKIP;
+    case PB_GRAPH: return field == 1 ? PB_NODE : field >= 11 && field <= 13 ? PB_VALUE_INFO
+                        : PB_SKIP;
+    case PB_NODE: return field == 5 ? PB_ATTR : PB_SKIP;
+    case PB_ATTR: return field == 6 || field == 11 ? PB_GRAPH : field == 14 || field == 15
+                        ? PB_TYPE : PB_SKIP;
+    case PB_VALUE_INFO: return field == 2 ? PB_TYPE : PB_SKIP;
+    case PB_TYPE: return field == 4 || field == 9 ? PB_TYPE_ELEM : field == 5 ? PB_TYPE_MAP
+                        : PB_SKIP;
+    case PB_TYPE_ELEM: return field == 1 ? PB_TYPE : PB_SKIP;
+    case PB_TYPE_MAP: return field == 2 ? PB_TYPE : PB_SKIP;
+    case PB_FUNCTION: return field == 7 ? PB_NODE : field == 11 ? PB_ATTR
+                        : field == 12 ? PB_VALUE_INFO : PB_SKIP;
+    default: return PB_SKIP;
+    }
+}
+
+/* A varint at *p (before end); false when malformed. */
+static bool pb_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    *v = 0;
+    for (int shift = 0; shift < 64 && *p < end; shift += 7) {
+        uint8_t b = *(*p)++;
+        *v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            return true;
+    }
+    return false;
+}
+
+/* True when the messages nest past OX_PB_DEPTH_MAX (the error set). */
+static bool pb_too_deep(ox_reader *r, const uint8_t *data, size_t size)
+{
+    const uint8_t *ends[OX_PB_DEPTH_MAX + 1];
+    int kinds[OX_PB_DEPTH_MAX + 1], sp = 0;
+    const uint8_t *p = data, *end = data + size;
+    ends[0] = end;
+    kinds[0] = PB_MODEL;
+    for (;;) {
+        while (sp > 0 && p >= ends[sp])
+            sp--;
+        if (p >= end)
+            return false;
+        uint64_t tag, len;
+        if (!pb_varint(&p, ends[sp], &tag))
+            return false;
+        switch (tag & 7) {
+        case 0:
+            if (!pb_varint(&p, ends[sp], &len))
+                return false;
+            break;
+        case 1:
+        case 5: {
+            size_t n = (tag & 7) == 1 ? 8 : 4;
+            if ((size_t)(ends[sp] - p) < n)
+                return false;
+            p += n;
+            break;
+        }
+        case 2: {
+            if (!pb_varint(&p, ends[sp], &len) || len > (uint64_t)(ends[sp] - p))
+                return false;
+            int kind = pb_field_message(kinds[sp], tag >> 3);
+            if (kind == PB_SKIP) {
+                p += len;
+                break;
+            }
+            if (sp == OX_PB_DEPTH_MAX) {
+                reader_error(r, "the model's messages nest more than %d deep (subgraphs or "
+                                "types nested far past what byoc reads)",
+                             OX_PB_DEPTH_MAX);
+                return true;
+            }
+            sp++;
+            ends[sp] = p + len;
+            kinds[sp] = kind;
+            break;
+        }
+        default:
+            return false;   /* groups, or garbage: protobuf-c's to refuse */
+        }
+    }
 }
 
 static int decode(ox_reader *r, const void *data, size_t size)
 {
+    if (pb_too_deep(r, data, size))
+        return -1;
     Onnx__ModelProto *mp = onnx__model_proto__unpack(NULL, size, data);
     if (!mp) {
         reader_error(r, "not an ONNX model: the protobuf data is truncated or malformed");

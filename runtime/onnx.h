@@ -54,6 +54,10 @@ typedef struct ox_tensor {
     const uint8_t *sym;
 } ox_tensor;
 
+/* A graph attribute (If's branches, Loop's and Scan's bodies), decoded as
+ * the main graph is; onnx_cf.c converts it with the ox_graph_ helpers. */
+typedef struct ox_graph ox_graph;
+
 typedef struct ox_attr {
     const char *name;
     int type;                   /* OX_AT_* */
@@ -66,6 +70,8 @@ typedef struct ox_attr {
     const char *const *strings;
     byoc_tensor_type ttype;     /* TENSOR: its type */
     const ox_tensor *t;         /* TENSOR: its contents; NULL when absent or large */
+    const ox_graph *g;          /* GRAPH */
+    const ox_graph *const *graphs; /* GRAPHS: n of them */
 } ox_attr;
 
 typedef struct ox_node {
@@ -74,6 +80,10 @@ typedef struct ox_node {
     const char *op_type;
     const char *domain;         /* "" for the default domain */
     int ninputs, noutputs, nattrs;
+    /* The values of this graph that the node's subgraphs read (outer-scope
+     * names), in inputs[ninputs .. ninputs + nimplicit): they order the
+     * node after their producers, and control flow passes them in. */
+    int nimplicit;
     const char *const *inputs;  /* "" is an absent optional input */
     const char *const *outputs;
     const ox_attr *attrs;
@@ -188,10 +198,42 @@ void ox_define_lazy(ox_cx *cx, int i, const ox_tensor *t);
  * transpose-folding MatMul or Gemm uses it. */
 void ox_define_transpose(ox_cx *cx, int i, ox_value *v, const int64_t *perm, int rank);
 
+/* "node 'conv1' (Conv)", or for a nameless node "the Conv node writing
+ * 'y'", into buf. */
+const char *ox_node_desc(const ox_node *n, char *buf, size_t size);
 /* Fail: "node 'n' (Op): <message>". */
 int ox_fail(ox_cx *cx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Give up on mapping this node (returns 1); the message becomes the note. */
 int ox_unsupported(ox_cx *cx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- subgraphs (control flow: onnx_cf.c) -------------------------------- */
+
+/* If, Loop and Scan of the default domain: 1 when n is one. */
+bool ox_is_control_flow(const ox_node *n);
+/* Convert a control-flow node: 0, or -1 with the error set. */
+int ox_convert_control_flow(ox_cx *cx);
+/* The node's implicit input k (a value its subgraphs read). */
+ox_value *ox_implicit(ox_cx *cx, int k);
+/* A subgraph's formal inputs and outputs, with their declared types
+ * (rank -1 when none). */
+int ox_graph_input_count(const ox_graph *sg);
+int ox_graph_output_count(const ox_graph *sg);
+byoc_tensor_type ox_graph_input_decl(const ox_graph *sg, int i);
+byoc_tensor_type ox_graph_output_decl(const ox_graph *sg, int i);
+/* A declared type, what it leaves unknown (dtype, rank, sizes) taken
+ * from known. */
+byoc_tensor_type ox_type_fill(byoc_tensor_type decl, const byoc_tensor_type *known);
+/* Convert sg's nodes into cx's graph, as if they were the enclosing
+ * graph's, and define the node's outputs as sg's (same count, checked by
+ * the caller).  `attr` names sg in messages.  0, or -1 with the error
+ * set. */
+int ox_graph_inline(ox_cx *cx, const char *attr, const ox_graph *sg);
+/* Convert sg into a graph of its own: its formal inputs typed as they
+ * declare, with what they leave unknown from formals[0..nformals), then
+ * the enclosing values it reads as inputs (constants stay constants).
+ * NULL with the error set. */
+byoc_graph *ox_graph_build(ox_cx *cx, const char *attr, const ox_graph *sg,
+                           const byoc_tensor_type *formals, int nformals);
 
 /* ONNX TensorProto.DataType to a byoc dtype; -1 when byoc has none. */
 int ox_dtype(int64_t onnx_type);

@@ -1,9 +1,11 @@
 # ONNX import: runtime/onnx.c reads models, runtime/onnx_ops.c maps their
-# ops.  With protobuf-c (configure's HAVE_ONNX), protoc-c compiles the ONNX
+# ops, runtime/onnx_cf.c converts control flow (If, Loop, Scan).  With
+# protobuf-c (configure's HAVE_ONNX), protoc-c compiles the ONNX
 # schema configure found (ONNX_PROTO, libonnx-dev's by default) into the
 # build tree; nothing generated is distributed or committed.  Without it
 # the same files build a library whose ONNX readers say it is not built in.
-runtime_libbyoc_la_SOURCES += runtime/onnx.c runtime/onnx.h runtime/onnx_ops.c
+runtime_libbyoc_la_SOURCES += runtime/onnx.c runtime/onnx.h runtime/onnx_ops.c \
+	runtime/onnx_cf.c
 byocinclude_HEADERS += include/byoc/onnx.h
 ONNX_PB_DEPS =
 
@@ -35,6 +37,24 @@ nodist_tests_unit_test_onnx_SOURCES = runtime/onnx.pb-c.c
 tests_unit_test_onnx_CFLAGS = $(RUNTIME_UNIT_CFLAGS)
 tests_unit_test_onnx_LDADD = $(RUNTIME_UNIT_LDADD) $(PROTOBUF_C_LIBS)
 $(tests_unit_test_onnx_OBJECTS): runtime/onnx.pb-c.h
+
+# Control flow (runtime/onnx_cf.c): If, Loop, Scan and their subgraphs.
+check_PROGRAMS += tests/unit/test_onnx_cf
+TESTS += tests/unit/test_onnx_cf
+tests_unit_test_onnx_cf_SOURCES = tests/unit/test_onnx_cf.c tests/unit/onnx_mb.h
+nodist_tests_unit_test_onnx_cf_SOURCES = runtime/onnx.pb-c.c
+tests_unit_test_onnx_cf_CFLAGS = $(RUNTIME_UNIT_CFLAGS)
+tests_unit_test_onnx_cf_LDADD = $(RUNTIME_UNIT_LDADD) $(PROTOBUF_C_LIBS)
+$(tests_unit_test_onnx_cf_OBJECTS): runtime/onnx.pb-c.h
+
+# The CLI's view of control flow (tests/cli/control_flow.sh) reads models
+# tests/onnx/gen_cf writes.
+check_PROGRAMS += tests/onnx/gen_cf
+tests_onnx_gen_cf_SOURCES = tests/onnx/gen_cf.c
+nodist_tests_onnx_gen_cf_SOURCES = runtime/onnx.pb-c.c
+tests_onnx_gen_cf_CFLAGS = $(AM_CFLAGS)
+tests_onnx_gen_cf_LDADD = $(PROTOBUF_C_LIBS)
+$(tests_onnx_gen_cf_OBJECTS): runtime/onnx.pb-c.h
 
 # Every shared ONNX model loads (tests/onnx/shared_models.sh); skipped
 # when ../shared/models is absent.

@@ -19,6 +19,8 @@ TESTS += tests/cli/partition.sh
 # types) go through info, partition and the Relay writer.
 TESTS += tests/cli/limits.sh
 EXTRA_DIST += tests/cli/limits.sh
+TESTS += tests/cli/control_flow.sh
+EXTRA_DIST += tests/cli/control_flow.sh
 TESTS += tests/cli/oom.sh
 EXTRA_DIST += tests/cli/oom.sh
 EXTRA_DIST += tests/cli/partition.sh tests/cli/targets.golden \

@@ -25,6 +25,10 @@ extern "C" {
  * Readers report a located error past them; the graph API fills err. */
 #define BYOC_MAX_FIELDS 1000000
 #define BYOC_MAX_TUPLE_DEPTH 64
+/* How deep subgraphs nest (control flow: an If in a Loop's body is at
+ * depth 3, the main graph being depth 1); real models nest two to five
+ * deep.  Readers report a located error past it. */
+#define BYOC_MAX_GRAPH_DEPTH 32
 /* A dimension is a size >= 0, BYOC_DIM_UNKNOWN, or a symbol (<= -2), whose
  * name byoc_graph_symbol gives. */
 #define BYOC_DIM_UNKNOWN (-1)
@@ -182,6 +186,27 @@ const byoc_tuple_type *byoc_node_tuple_type(const byoc_graph *g, int node);
  * opaque calls, nodes left untyped, types that disagree.  In order. */
 int byoc_graph_note_count(const byoc_graph *g);
 const char *byoc_graph_note(const byoc_graph *g, int i);
+
+/* ---- subgraphs -------------------------------------------------------------- */
+/* Control flow a reader keeps (ONNX If, Loop, Scan) is one call holding
+ * its subgraphs - the branches, the loop body - each a graph of its own,
+ * under the name of the attribute it came from ("then_branch", "body").
+ * A subgraph's inputs are its formal inputs, then the values of enclosing
+ * graphs it reads.  The partitioner does not look inside: it places the
+ * call as one node, as any opaque call. */
+/* Give sub to call `node` of g, under `name` (copied): g owns it from
+ * then on and destroys it with itself.  -1 with err filled, sub not taken,
+ * when node is not a call, sub is already held or is g or a graph holding
+ * g, or the nesting would pass BYOC_MAX_GRAPH_DEPTH. */
+int byoc_graph_add_subgraph(byoc_graph *g, int node, const char *name,
+                            byoc_graph *sub, byoc_error *err);
+/* The subgraphs of `node`, in the order given; 0 for nodes with none. */
+int byoc_node_subgraph_count(const byoc_graph *g, int node);
+/* Subgraph i of `node`, and its attribute name; NULL out of range. */
+const byoc_graph *byoc_node_subgraph(const byoc_graph *g, int node, int i);
+const char *byoc_node_subgraph_name(const byoc_graph *g, int node, int i);
+/* The graph holding g's host node, or NULL for a main graph. */
+const byoc_graph *byoc_graph_parent(const byoc_graph *g);
 
 /* ---- types ---------------------------------------------------------------- */
 /* Infer the type of every call, tuple and projection from its inputs with

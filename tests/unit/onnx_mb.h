@@ -452,4 +452,55 @@ static inline bool has_note(const byoc_graph *g, const char *part)
     return false;
 }
 
+/* ---- subgraphs: graph attributes (If's branches, Loop's and Scan's bodies) ---- */
+
+/* A graph attribute `attr` of node n, empty: fill it with the mb_sub_
+ * helpers. */
+static inline Onnx__GraphProto *mb_graph_attr(mb *m, Onnx__NodeProto *n, const char *attr)
+{
+    Onnx__GraphProto *g = mb_alloc(m, sizeof *g);
+    onnx__graph_proto__init(g);
+    g->name = mb_str(m, attr);
+    g->node = mb_alloc(m, sizeof(Onnx__NodeProto *) * 64);
+    g->input = mb_alloc(m, sizeof(Onnx__ValueInfoProto *) * 16);
+    g->output = mb_alloc(m, sizeof(Onnx__ValueInfoProto *) * 16);
+    g->value_info = mb_alloc(m, sizeof(Onnx__ValueInfoProto *) * 16);
+    g->initializer = mb_alloc(m, sizeof(Onnx__TensorProto *) * 16);
+    Onnx__AttributeProto *a = mb_attr(m, n, attr, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH);
+    a->g = g;
+    return g;
+}
+
+/* A node of subgraph g (mb_node appends to the main graph: moved). */
+static inline Onnx__NodeProto *mb_sub_node(mb *m, Onnx__GraphProto *g, const char *op,
+                                           const char *name, const char *in, const char *out)
+{
+    ck_assert_uint_lt(g->n_node, 64);
+    Onnx__NodeProto *n = mb_node(m, op, name, in, out);
+    m->graph.n_node--;
+    g->node[g->n_node++] = n;
+    return n;
+}
+
+static inline void mb_sub_input(mb *m, Onnx__GraphProto *g, const char *name, const char *spec)
+{
+    ck_assert_uint_lt(g->n_input, 16);
+    g->input[g->n_input++] = mb_vi(m, name, spec);
+}
+
+static inline void mb_sub_output(mb *m, Onnx__GraphProto *g, const char *name, const char *spec)
+{
+    ck_assert_uint_lt(g->n_output, 16);
+    g->output[g->n_output++] = mb_vi(m, name, spec);
+}
+
+/* A bool scalar initializer of the main graph, with data. */
+static inline void mb_bool(mb *m, const char *name, bool v)
+{
+    Onnx__TensorProto *x = mb_weight(m, name, "bool[]");
+    x->int32_data = mb_alloc(m, sizeof(int32_t));
+    x->int32_data[0] = v;
+    x->n_int32_data = 1;
+}
+
 #endif

@@ -832,6 +832,61 @@ START_TEST(free_dimensions_flow_through_shape_arithmetic)
 }
 END_TEST
 
+/* A shape of free dimensions computed outside an If reaches its branch:
+ * a condition folded from it (seq >= 0 is sure) takes the branch in
+ * place, whose Reshape copies the dimensions; a branch of a kept If (its
+ * condition is a graph input) sees the shape as an input of its own. */
+START_TEST(free_dimensions_reach_subgraphs)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[batch,seq,64]");
+    mb_node(&m, "Shape", "shape", "x", "s");
+    mb_ints(&m, "i1", 1, 1);
+    mb_ints(&m, "zero", 1, 0);
+    mb_node(&m, "Gather", "g", "s,i1", "seq");
+    mb_node(&m, "GreaterOrEqual", "ge", "seq,zero", "c1");
+    mb_ints(&m, "i0", 1, 0);
+    mb_node(&m, "Squeeze", "sq", "c1,i0", "cond");
+    Onnx__NodeProto *n = mb_node(&m, "If", "if", "cond", "y");
+    Onnx__GraphProto *then = mb_graph_attr(&m, n, "then_branch");
+    mb_sub_node(&m, then, "Reshape", "view", "x,s", "t");
+    mb_sub_output(&m, then, "t", "float[batch,seq,64]");
+    Onnx__GraphProto *els = mb_graph_attr(&m, n, "else_branch");
+    mb_sub_node(&m, els, "Relu", "relu", "x", "e");
+    mb_sub_output(&m, els, "e", "float[batch,seq,64]");
+    mb_output(&m, "y", "float[batch,seq,64]");
+    byoc_graph *g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "If"), 0);
+    ck_assert_int_eq(count_op(g, "shape_of"), 0);
+    ck_assert_str_eq(attr_text(g, find_op(g, "reshape"), "newshape"), "[0, 0, 64]");
+    ck_assert_str_eq(output_type(g), "Tensor[(batch, seq, 64), float32]");
+    byoc_graph_destroy(g);
+
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[batch,seq,64]");
+    mb_input(&m, "cond", "bool[]");
+    mb_node(&m, "Shape", "shape", "x", "s");
+    n = mb_node(&m, "If", "if", "cond", "y");
+    then = mb_graph_attr(&m, n, "then_branch");
+    mb_sub_node(&m, then, "Reshape", "view", "x,s", "t");
+    mb_sub_output(&m, then, "t", "float[batch,seq,64]");
+    els = mb_graph_attr(&m, n, "else_branch");
+    mb_sub_node(&m, els, "Relu", "relu", "x", "e");
+    mb_sub_output(&m, els, "e", "float[batch,seq,64]");
+    mb_output(&m, "y", "float[batch,seq,64]");
+    g = read_ok(&m);
+    int host = find_op(g, "If");
+    ck_assert_int_eq(byoc_node_subgraph_count(g, host), 2);
+    /* The host reads the shape at run time: its nodes are built. */
+    ck_assert_int_eq(count_op(g, "shape_of"), 1);
+    const byoc_graph *b = byoc_node_subgraph(g, host, 0);
+    ck_assert_int_eq(count_op(b, "reshape"), 1);
+    ck_assert_str_eq(output_type(g), "Tensor[(batch, seq, 64), float32]");
+    byoc_graph_destroy(g);
+}
+END_TEST
+
 /* Integer and boolean arithmetic on constants folds: the pattern torch
  * writes for Expand's shape (Where(Equal(ConstantOfShape * -1, shape), 1,
  * shape)), Mod and Div for window padding, Min, Neg, Range, and a chain
@@ -1241,6 +1296,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(core, shape_arithmetic_folds);
     tcase_add_test(core, free_dimensions_flow_through_shape_arithmetic);
     tcase_add_test(core, constant_arithmetic_folds);
+    tcase_add_test(core, free_dimensions_reach_subgraphs);
     tcase_add_test(core, types_without_value_info);
     tcase_add_test(core, upsample_and_prelu);
     tcase_add_test(core, read_from_file);
