@@ -1952,54 +1952,127 @@ static ox_tensor *fold_gather(ox_cx *cx, const ox_tensor *x)
     return out;
 }
 
+/* Python's slice clamping of [start, end) by step over len, as ONNX
+ * defines it; the count of elements taken. */
+static int64_t slice_range(int64_t len, int64_t *start, int64_t end, int64_t step)
+{
+    int64_t st = *start;
+    st = st < 0 ? (st < -len ? -1 : st + len) : st;
+    end = end < 0 ? (end < -len ? -1 : end + len) : end;
+    if (step > 0) {
+        st = st < 0 ? 0 : st > len ? len : st;
+        end = end < 0 ? 0 : end > len ? len : end;
+    } else {
+        st = st < 0 ? -1 : st > len - 1 ? len - 1 : st;
+        end = end < -1 ? -1 : end > len - 1 ? len - 1 : end;
+    }
+    *start = st;
+    /* Counted, not stepped, so that a huge step cannot overflow. */
+    return step > 0 ? (end > st ? (end - st - 1) / step + 1 : 0)
+                    : (st > end ? (st - end - 1) / -step + 1 : 0);
+}
+
+/* Slice of a folded tensor of any rank (torch's F.pad reverses a [n, 2]
+ * pads matrix with one). */
 static ox_tensor *fold_slice(ox_cx *cx, const ox_tensor *x)
 {
-    if (x->type.rank != 1)
+    int rank = x->type.rank;
+    if (rank < 1)
         return NULL;
-    int64_t start, end, step = 1, axis = 0;
+    const int64_t *starts, *ends, *axes = NULL, *steps = NULL;
+    size_t ns, ne, na = 0, nst = 0;
     if (cx->opset < 10) {
-        const int64_t *v;
-        size_t n;
-        if (ox_attr_ints(cx, "starts", &v, &n) <= 0 || n != 1)
+        if (ox_attr_ints(cx, "starts", &starts, &ns) <= 0 || ox_attr_ints(cx, "ends", &ends, &ne) <= 0
+            || ox_attr_ints(cx, "axes", &axes, &na) < 0)
             return NULL;
-        start = v[0];
-        if (ox_attr_ints(cx, "ends", &v, &n) <= 0 || n != 1)
-            return NULL;
-        end = v[0];
-        if (ox_attr_ints(cx, "axes", &v, &n) < 0 || n > 1)
-            return NULL;
-        axis = n ? v[0] : 0;
     } else {
         const ox_tensor *a = known_ints(cx, 1), *b = known_ints(cx, 2);
         const ox_tensor *c = known_ints(cx, 3), *d = known_ints(cx, 4);
-        if (!a || !b || a->n != 1 || b->n != 1 || a->sym || b->sym
-            || (ox_in(cx, 3) && (!c || c->n != 1 || c->sym))
-            || (ox_in(cx, 4) && (!d || d->n != 1 || d->sym)))
+        if (!a || !b || a->sym || b->sym || (ox_in(cx, 3) && (!c || c->sym))
+            || (ox_in(cx, 4) && (!d || d->sym)))
             return NULL;
-        start = a->i[0];
-        end = b->i[0];
-        axis = c ? c->i[0] : 0;
-        step = d ? d->i[0] : 1;
+        starts = a->i;
+        ns = a->n;
+        ends = b->i;
+        ne = b->n;
+        if (c) {
+            axes = c->i;
+            na = c->n;
+        }
+        if (d) {
+            steps = d->i;
+            nst = d->n;
+        }
     }
-    int64_t len = (int64_t)x->n;
-    if ((axis != 0 && axis != -1) || step == 0 || step == INT64_MIN)
+    if (ns != ne || ns > BYOC_MAX_RANK || (axes && na != ns) || (steps && nst != ns))
         return NULL;
-    /* Python's slice clamping, as ONNX defines it. */
-    start = start < 0 ? (start < -len ? -1 : start + len) : start;
-    end = end < 0 ? (end < -len ? -1 : end + len) : end;
-    if (step > 0) {
-        start = start < 0 ? 0 : start > len ? len : start;
-        end = end < 0 ? 0 : end > len ? len : end;
-    } else {
-        start = start < 0 ? -1 : start > len - 1 ? len - 1 : start;
-        end = end < -1 ? -1 : end > len - 1 ? len - 1 : end;
+    int64_t begin[BYOC_MAX_RANK], step[BYOC_MAX_RANK], dims[BYOC_MAX_RANK];
+    for (int k = 0; k < rank; k++) {
+        begin[k] = 0;
+        step[k] = 1;
+        dims[k] = x->type.dims[k];
     }
-    /* Counted, not stepped, so that a huge step cannot overflow. */
-    int64_t n = step > 0 ? (end > start ? (end - start - 1) / step + 1 : 0)
-                         : (start > end ? (start - end - 1) / -step + 1 : 0);
-    ox_tensor *out = new_tensor(cx, x->type.dtype, 1, &n, (size_t)n, x->f != NULL);
-    for (int64_t k = 0; out && k < n; k++)
-        copy_elem(out, (size_t)k, x, (size_t)(start + k * step));
+    bool seen[BYOC_MAX_RANK] = {false};
+    for (size_t k = 0; k < ns; k++) {
+        int64_t a = axes ? norm_axis(axes[k], rank) : (int64_t)k;
+        int64_t sp = steps ? steps[k] : 1;
+        if (a < 0 || a >= rank || seen[a] || sp == 0 || sp == INT64_MIN)
+            return NULL;
+        seen[a] = true;
+        begin[a] = starts[k];
+        step[a] = sp;
+        dims[a] = slice_range(x->type.dims[a], &begin[a], ends[k], sp);
+    }
+    size_t n = 1;
+    for (int k = 0; k < rank; k++)
+        n *= (size_t)dims[k];
+    ox_tensor *out = new_tensor(cx, x->type.dtype, rank, dims, n, x->f != NULL);
+    for (size_t k = 0; out && k < n; k++) {
+        size_t rest = k, idx = 0, stride = 1;
+        for (int a = rank - 1; a >= 0; a--) {
+            size_t coord = rest % (size_t)dims[a];
+            rest /= (size_t)dims[a];
+            idx += (size_t)(begin[a] + (int64_t)coord * step[a]) * stride;
+            stride *= (size_t)x->type.dims[a];
+        }
+        copy_elem(out, k, x, idx);
+    }
+    return out;
+}
+
+/* Transpose of a folded tensor. */
+static ox_tensor *fold_transpose(ox_cx *cx, const ox_tensor *x)
+{
+    int rank = x->type.rank;
+    const int64_t *perm;
+    size_t np;
+    int rc = ox_attr_ints(cx, "perm", &perm, &np);
+    if (rc < 0 || (rc > 0 && np != (size_t)rank))
+        return NULL;
+    int64_t p[BYOC_MAX_RANK], dims[BYOC_MAX_RANK];
+    bool used[BYOC_MAX_RANK] = {false};
+    for (int k = 0; k < rank; k++) {
+        p[k] = rc > 0 ? perm[k] : rank - 1 - k;
+        if (p[k] < 0 || p[k] >= rank || used[p[k]])
+            return NULL;
+        used[p[k]] = true;
+        dims[k] = x->type.dims[p[k]];
+    }
+    ox_tensor *out = new_tensor(cx, x->type.dtype, rank, dims, x->n, x->f != NULL);
+    size_t strides[BYOC_MAX_RANK];
+    for (int k = rank - 1, st = 1; k >= 0; k--) {
+        strides[k] = (size_t)st;
+        st *= (int)x->type.dims[k];
+    }
+    for (size_t k = 0; out && k < x->n; k++) {
+        size_t rest = k, idx = 0;
+        for (int a = rank - 1; a >= 0; a--) {
+            size_t coord = rest % (size_t)dims[a];
+            rest /= (size_t)dims[a];
+            idx += coord * strides[p[a]];
+        }
+        copy_elem(out, k, x, idx);
+    }
     return out;
 }
 
@@ -2473,6 +2546,8 @@ int ox_fold(ox_cx *cx)
             out = fold_slice(cx, x);
         else if (!strcmp(op, "Expand"))
             out = fold_expand(cx, x);
+        else if (!strcmp(op, "Transpose"))
+            out = fold_transpose(cx, x);
         else if (!strcmp(op, "Identity"))
             out = redim(cx, x, x->type.rank, x->type.dims);
         else if (x->i && (!strcmp(op, "ReduceProd") || !strcmp(op, "ReduceSum")

@@ -832,6 +832,46 @@ START_TEST(free_dimensions_flow_through_shape_arithmetic)
 }
 END_TEST
 
+/* torch's F.pad at opset 13: the pads [left, right, top, bottom] of the
+ * last axes padded with zeros, made a [4, 2] matrix, reversed along its
+ * rows by a Slice with step -1, transposed and flattened into ONNX's
+ * [begin..., end...] order, then cast; all of it folds, and Pad gets its
+ * pads. */
+START_TEST(torch_pad_pattern_folds)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[1,56,56,96]");
+    mb_ints(&m, "given", 4, 0, 0, 0, 7);        /* last axis (0, 0), the one before (0, 7) */
+    mb_ints(&m, "zeros", 4, 0, 0, 0, 0);
+    Onnx__NodeProto *c = mb_node(&m, "Concat", "cat", "given,zeros", "flat");
+    attr_int(&m, c, "axis", 0);
+    mb_ints(&m, "pairs", 2, -1, 2);
+    mb_node(&m, "Reshape", "r", "flat,pairs", "mat");
+    mb_ints(&m, "st", 1, -1);
+    Onnx__TensorProto *en = mb_ints(&m, "en", 1, 0);
+    en->int64_data[0] = -INT64_MAX;
+    mb_ints(&m, "ax", 1, 0);
+    mb_ints(&m, "sp", 1, -1);
+    mb_node(&m, "Slice", "rev", "mat,st,en,ax,sp", "revd");
+    Onnx__NodeProto *t = mb_node(&m, "Transpose", "tr", "revd", "cols");
+    attr_ints(&m, t, "perm", 2, 1, 0);
+    mb_ints(&m, "m1", 1, -1);
+    mb_node(&m, "Reshape", "r2", "cols,m1", "pads64");
+    Onnx__NodeProto *cast = mb_node(&m, "Cast", "cast", "pads64", "pads");
+    attr_int(&m, cast, "to", 7);
+    mb_node(&m, "Pad", "pad", "x,pads", "y");
+    mb_output(&m, "y", "float[1,56,63,96]");
+    byoc_graph *g = read_ok(&m);
+    ck_assert_int_eq(count_calls(g), 1);
+    ck_assert_str_eq(attr_text(g, find_op(g, "nn.pad"), "pad_width"),
+                     "[[0, 0], [0, 0], [0, 7], [0, 0]]");
+    ck_assert_str_eq(output_type(g), "Tensor[(1, 56, 63, 96), float32]");
+    ck_assert_int_eq(byoc_graph_folded_count(g), 6);
+    byoc_graph_destroy(g);
+}
+END_TEST
+
 /* A shape of free dimensions computed outside an If reaches its branch:
  * a condition folded from it (seq >= 0 is sure) takes the branch in
  * place, whose Reshape copies the dimensions; a branch of a kept If (its
@@ -1297,6 +1337,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(core, free_dimensions_flow_through_shape_arithmetic);
     tcase_add_test(core, constant_arithmetic_folds);
     tcase_add_test(core, free_dimensions_reach_subgraphs);
+    tcase_add_test(core, torch_pad_pattern_folds);
     tcase_add_test(core, types_without_value_info);
     tcase_add_test(core, upsample_and_prelu);
     tcase_add_test(core, read_from_file);
