@@ -73,6 +73,8 @@ tests_onnx_gen_onnx_CFLAGS = $(AM_CFLAGS)
 tests_onnx_gen_onnx_LDADD = $(PROTOBUF_C_LIBS)
 $(tests_onnx_gen_onnx_OBJECTS): runtime/onnx.pb-c.h
 endif
-EXTRA_DIST += tests/onnx/shared_models.sh
+EXTRA_DIST += tests/onnx/shared_models.sh tests/onnx/op_table_tested.sh
+# Every entry of the op table is built by some unit test.
+TESTS += tests/onnx/op_table_tested.sh
 # The library's objects wait for the generated header (none without ONNX).
 $(runtime_libbyoc_la_OBJECTS): $(ONNX_PB_DEPS)

@@ -872,6 +872,193 @@ START_TEST(torch_pad_pattern_folds)
 }
 END_TEST
 
+/* ---- every op of the table --------------------------------------------------- */
+
+/* One ONNX node on graph inputs a, b, c... ("float[1,3,8,8]"), or on
+ * initializers with data ("=1,2": int64; "f=0.5": float), with integer,
+ * float or string attributes ("axis=1", "alpha:0.2", "mode'linear"); the
+ * node's first output must be the Relay op `relay` of type `type`. */
+typedef struct op_case {
+    const char *op;
+    int opset;
+    const char *inputs;         /* ';'-separated */
+    const char *attrs;          /* ';'-separated, or NULL */
+    const char *relay;
+    const char *type;
+} op_case;
+
+static const op_case op_cases[] = {
+    {"Abs", 13, "float[2,3]", NULL, "abs", "Tensor[(2, 3), float32]"},
+    {"Acos", 13, "float[2,3]", NULL, "acos", "Tensor[(2, 3), float32]"},
+    {"Acosh", 13, "float[2,3]", NULL, "acosh", "Tensor[(2, 3), float32]"},
+    {"Asin", 13, "float[2,3]", NULL, "asin", "Tensor[(2, 3), float32]"},
+    {"Asinh", 13, "float[2,3]", NULL, "asinh", "Tensor[(2, 3), float32]"},
+    {"Atan", 13, "float[2,3]", NULL, "atan", "Tensor[(2, 3), float32]"},
+    {"Atanh", 13, "float[2,3]", NULL, "atanh", "Tensor[(2, 3), float32]"},
+    {"Ceil", 13, "float[2,3]", NULL, "ceil", "Tensor[(2, 3), float32]"},
+    {"Cos", 13, "float[2,3]", NULL, "cos", "Tensor[(2, 3), float32]"},
+    {"Cosh", 13, "float[2,3]", NULL, "cosh", "Tensor[(2, 3), float32]"},
+    {"Erf", 13, "float[2,3]", NULL, "erf", "Tensor[(2, 3), float32]"},
+    {"Exp", 13, "float[2,3]", NULL, "exp", "Tensor[(2, 3), float32]"},
+    {"Floor", 13, "float[2,3]", NULL, "floor", "Tensor[(2, 3), float32]"},
+    {"IsNaN", 13, "float[2,3]", NULL, "isnan", "Tensor[(2, 3), bool]"},
+    {"Log", 13, "float[2,3]", NULL, "log", "Tensor[(2, 3), float32]"},
+    {"Not", 13, "bool[2,3]", NULL, "logical_not", "Tensor[(2, 3), bool]"},
+    {"Round", 13, "float[2,3]", NULL, "round", "Tensor[(2, 3), float32]"},
+    {"Sign", 13, "float[2,3]", NULL, "sign", "Tensor[(2, 3), float32]"},
+    {"Sin", 13, "float[2,3]", NULL, "sin", "Tensor[(2, 3), float32]"},
+    {"Sinh", 13, "float[2,3]", NULL, "sinh", "Tensor[(2, 3), float32]"},
+    {"Sqrt", 13, "float[2,3]", NULL, "sqrt", "Tensor[(2, 3), float32]"},
+    {"Tan", 13, "float[2,3]", NULL, "tan", "Tensor[(2, 3), float32]"},
+    {"Reciprocal", 13, "float[2,3]", NULL, "divide", "Tensor[(2, 3), float32]"},
+    {"And", 13, "bool[2,3];bool[3]", NULL, "logical_and", "Tensor[(2, 3), bool]"},
+    {"Or", 13, "bool[2,3];bool[3]", NULL, "logical_or", "Tensor[(2, 3), bool]"},
+    {"Xor", 13, "bool[2,3];bool[3]", NULL, "logical_xor", "Tensor[(2, 3), bool]"},
+    {"Less", 13, "float[2,3];float[2,1]", NULL, "less", "Tensor[(2, 3), bool]"},
+    {"LessOrEqual", 16, "float[2,3];float[2,1]", NULL, "less_equal", "Tensor[(2, 3), bool]"},
+    {"CastLike", 15, "float[2,3];float16[1]", NULL, "cast_like", "Tensor[(2, 3), float16]"},
+    {"Pow", 15, "float[2,3];float[]", NULL, "power", "Tensor[(2, 3), float32]"},
+    {"Max", 13, "float[2,3];float[3];float[2,1]", NULL, "maximum", "Tensor[(2, 3), float32]"},
+    {"Sum", 13, "float[2,3];float[3];float[2,1]", NULL, "add", "Tensor[(2, 3), float32]"},
+    {"Mean", 13, "float[2,3];float[2,3]", NULL, "mean", "Tensor[(2, 3), float32]"},
+    {"ArgMax", 13, "float[2,3,4]", "axis=1;keepdims=0", "cast", "Tensor[(2, 4), int64]"},
+    {"ArgMin", 13, "float[2,3,4]", "axis=-1", "cast", "Tensor[(2, 3, 1), int64]"},
+    {"ReduceMax", 13, "float[2,3,4]", "axes=1,", "max", "Tensor[(2, 1, 4), float32]"},
+    {"ReduceMean", 13, "float[2,3,4]", "axes=2,;keepdims=0", "mean", "Tensor[(2, 3), float32]"},
+    {"ReduceMin", 13, "float[2,3,4]", NULL, "min", "Tensor[(1, 1, 1), float32]"},
+    {"ReduceProd", 13, "float[2,3,4]", "axes=0,", "prod", "Tensor[(1, 3, 4), float32]"},
+    {"HardSigmoid", 13, "float[2,3]", "alpha:0.25", "clip", "Tensor[(2, 3), float32]"},
+    {"HardSwish", 14, "float[2,3]", NULL, "multiply", "Tensor[(2, 3), float32]"},
+    {"LeakyRelu", 16, "float[2,3]", "alpha:0.1", "nn.leaky_relu", "Tensor[(2, 3), float32]"},
+    {"LogSoftmax", 13, "float[2,3]", "axis=-1", "nn.log_softmax", "Tensor[(2, 3), float32]"},
+    {"LayerNormalization", 17, "float[2,5,8];float[8];float[8]", "axis=-1;epsilon:1e-5",
+     "nn.layer_norm", "Tensor[(2, 5, 8), float32]"},
+    {"InstanceNormalization", 6, "float[1,4,8,8];float[4];float[4]", NULL, "nn.instance_norm",
+     "Tensor[(1, 4, 8, 8), float32]"},
+    {"LRN", 13, "float[1,8,4,4]", "size=3", "nn.lrn", "Tensor[(1, 8, 4, 4), float32]"},
+    {"GlobalMaxPool", 1, "float[1,8,7,7]", NULL, "nn.global_max_pool2d",
+     "Tensor[(1, 8, 1, 1), float32]"},
+    {"ConvTranspose", 11, "float[1,4,8,8];float[4,2,3,3]", "strides=2,2;pads=1,1,1,1;output_padding=1,1",
+     "nn.conv2d_transpose", "Tensor[(1, 2, 16, 16), float32]"},
+    {"DepthToSpace", 13, "float[1,8,2,3]", "blocksize=2;mode'CRD", "nn.depth_to_space",
+     "Tensor[(1, 2, 4, 6), float32]"},
+    {"SpaceToDepth", 13, "float[1,2,4,6]", "blocksize=2", "nn.space_to_depth",
+     "Tensor[(1, 8, 2, 3), float32]"},
+    {"GatherElements", 13, "float[3,4];int64[3,2]", "axis=1", "gather", "Tensor[(3, 2), float32]"},
+    {"GatherND", 13, "float[3,4,5];int64[2,2]", NULL, "gather_nd", "Tensor[(2, 5), float32]"},
+    {"ScatterElements", 16, "float[3,4];int64[3,2];float[3,2]", "axis=1;reduction'add",
+     "scatter_elements", "Tensor[(3, 4), float32]"},
+    {"Size", 13, "float[2,N]", NULL, "ndarray_size", "Tensor[(), int64]"},
+    {"Tile", 13, "float[2,3];=2,1", NULL, "tile", "Tensor[(4, 3), float32]"},
+    {"TopK", 11, "float[2,10];=3", "axis=-1", "topk", NULL},
+    {"Resize", 13, "float[1,3,8,8];;f=1,1,2,2", "mode'linear", "image.resize2d",
+     "Tensor[(1, 3, 16, 16), float32]"},
+    {"Resize", 13, "float[1,3,8,8];;;=1,3,4,6", "mode'nearest", "image.resize2d",
+     "Tensor[(1, 3, 4, 6), float32]"},
+};
+
+static void op_case_attrs(mb *m, Onnx__NodeProto *n, const char *spec)
+{
+    for (const char *p = spec; p && *p;) {
+        size_t len = strcspn(p, ";");
+        char buf[128];
+        snprintf(buf, sizeof buf, "%.*s", (int)len, p);
+        char *eq = strpbrk(buf, "=:'");
+        ck_assert_ptr_nonnull(eq);
+        char kind = *eq;
+        *eq = '\0';
+        const char *v = eq + 1;
+        if (kind == ':')
+            attr_float(m, n, buf, (float)atof(v));
+        else if (kind == '\'')
+            attr_string(m, n, buf, v);
+        else if (!strchr(v, ','))
+            attr_int(m, n, buf, atoll(v));
+        else {
+            Onnx__AttributeProto *a =
+                mb_attr(m, n, buf, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS);
+            a->ints = mb_alloc(m, sizeof(int64_t) * 16);
+            for (const char *q = v; *q; q += strcspn(q, ","), q += *q == ',')
+                if (*q != ',')
+                    a->ints[a->n_ints++] = atoll(q);
+        }
+        p += len;
+        p += *p == ';';
+    }
+}
+
+/* Every op of the table that no other test builds: its Relay op and its
+ * output type, read through the API. */
+START_TEST(every_mapped_op)
+{
+    for (size_t c = 0; c < sizeof op_cases / sizeof op_cases[0]; c++) {
+        const op_case *oc = &op_cases[c];
+        mb m;
+        mb_init(&m, oc->opset, 8);
+        char names[256] = "";
+        int k = 0;
+        for (const char *p = oc->inputs; ; k++) {
+            size_t len = strcspn(p, ";");
+            char spec[64], name[8];
+            snprintf(spec, sizeof spec, "%.*s", (int)len, p);
+            snprintf(name, sizeof name, "%c", 'a' + k);
+            if (!spec[0]) {
+                /* an absent optional input */
+            } else if (spec[0] == '=' || !strncmp(spec, "f=", 2)) {
+                bool flt = spec[0] == 'f';
+                const char *v = spec + (flt ? 2 : 1);
+                int cnt = 1;
+                for (const char *q = v; *q; q++)
+                    cnt += *q == ',';
+                char ty[32];
+                snprintf(ty, sizeof ty, "%s[%d]", flt ? "float" : "int64", cnt);
+                Onnx__TensorProto *x = mb_weight(&m, name, ty);
+                if (flt) {
+                    x->float_data = mb_alloc(&m, sizeof(float) * (size_t)cnt);
+                    for (const char *q = v; *q; q += strcspn(q, ","), q += *q == ',')
+                        x->float_data[x->n_float_data++] = (float)atof(q);
+                } else {
+                    x->int64_data = mb_alloc(&m, sizeof(int64_t) * (size_t)cnt);
+                    for (const char *q = v; *q; q += strcspn(q, ","), q += *q == ',')
+                        x->int64_data[x->n_int64_data++] = atoll(q);
+                }
+            } else {
+                mb_input(&m, name, spec);
+            }
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? "," : "",
+                     spec[0] ? name : "");
+            p += len;
+            if (!*p)
+                break;
+            p++;
+        }
+        Onnx__NodeProto *n = mb_node(&m, oc->op, "n", names,
+                                     !strcmp(oc->op, "TopK") ? "y,idx" : "y");
+        op_case_attrs(&m, n, oc->attrs);
+        mb_output(&m, "y", NULL);
+        byoc_graph *g = read_model(&m);
+        if (!g) {
+            char msg[512];
+            byoc_error_format(&err, msg, sizeof msg);
+            ck_abort_msg("%s: %s", oc->op, msg);
+        }
+        int out = byoc_graph_output(g);
+        if (byoc_node_kind_of(g, out) == BYOC_N_PROJ)
+            out = byoc_node_arg(g, out, 0);
+        ck_assert_msg(byoc_node_op_name(g, out) && !strcmp(byoc_node_op_name(g, out), oc->relay),
+                      "%s became %s, not %s", oc->op, byoc_node_op_name(g, out), oc->relay);
+        ck_assert_msg(!byoc_node_is_opaque(g, out), "%s is opaque", oc->op);
+        if (oc->type)
+            ck_assert_msg(!strcmp(type_text(g, out), oc->type), "%s: %s, not %s", oc->op,
+                          type_text(g, out), oc->type);
+        for (int i = 0; i < byoc_graph_node_count(g); i++)
+            ck_assert_msg(!byoc_node_untyped_reason(g, i), "%s: node %d untyped: %s", oc->op, i,
+                          byoc_node_untyped_reason(g, i));
+        byoc_graph_destroy(g);
+    }
+}
+END_TEST
+
 /* A shape of free dimensions computed outside an If reaches its branch:
  * a condition folded from it (seq >= 0 is sure) takes the branch in
  * place, whose Reshape copies the dimensions; a branch of a kept If (its
@@ -1338,6 +1525,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(core, constant_arithmetic_folds);
     tcase_add_test(core, free_dimensions_reach_subgraphs);
     tcase_add_test(core, torch_pad_pattern_folds);
+    tcase_add_test(core, every_mapped_op);
     tcase_add_test(core, types_without_value_info);
     tcase_add_test(core, upsample_and_prelu);
     tcase_add_test(core, read_from_file);
