@@ -390,6 +390,25 @@ void ox_define(ox_cx *cx, int i, int node)
         byoc_graph_set_name(cx->g, node, v->name);
 }
 
+int ox_take_output(ox_cx *cx, int i)
+{
+    ox_value *v = out_value(cx, i);
+    if (!v || (v->node < 0 && !v->alias && !v->is_const && !v->tr_src))
+        return -1;
+    int node = ox_node_of(cx, v);
+    if (node < 0)
+        return -1;
+    const char *name = byoc_node_name(cx->g, node);
+    if (name && !strcmp(name, v->name))
+        byoc_graph_set_name(cx->g, node, NULL);
+    v->node = -1;
+    v->alias = NULL;
+    v->tr_src = NULL;
+    v->is_const = false;
+    v->data = NULL;
+    return node;
+}
+
 void ox_alias(ox_cx *cx, int i, ox_value *src)
 {
     ox_value *v = out_value(cx, i);
