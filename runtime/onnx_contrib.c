@@ -553,8 +553,9 @@ static int rms(ox_cx *cx, int x, const int64_t *axes, size_t naxes, double eps, 
 }
 
 /* RMSNormalization (opset 23) and ONNX Runtime's
- * SimplifiedLayerNormalization (its default domain, version 1, and the
- * com.microsoft copy): x * rsqrt(mean(x^2 over axes axis..) + epsilon) *
+ * SimplifiedLayerNormalization (which ORT defines in the default domain,
+ * version 1; some rewriters, onnxscript's among them, write it in
+ * com.microsoft, so both names map): x * rsqrt(mean(x^2 over axes axis..) + epsilon) *
  * scale.  With stash_type 1 (float32) a narrower float input is cast to
  * float32 for the statistics and back before the scale, as the function
  * body does.  Relay has no RMS op, so this is the arithmetic. */
@@ -953,6 +954,111 @@ int ox_conv_multi_head_attention(ox_cx *cx)
 
 /* ---- other com.microsoft ops ------------------------------------------------ */
 
+static int slice_axis(ox_cx *cx, int x, int64_t begin, int64_t end, int64_t step, int64_t axis)
+{
+    int node = call1(cx, "strided_slice", x);
+    TRY(ox_set_ints(cx, node, "begin", &begin, 1));
+    TRY(ox_set_ints(cx, node, "end", &end, 1));
+    TRY(ox_set_ints(cx, node, "strides", &step, 1));
+    TRY(ox_set_ints(cx, node, "axes", &axis, 1));
+    return node;
+}
+
+/* RotaryEmbedding: the rotation of the first rotary_embedding_dim (R)
+ * features of each head by the cached angles of each position, spelt out:
+ * cos and sin are take of the caches [max_position, R/2] by position_ids
+ * (a strided_slice for a constant offset), broadcast over the heads; the
+ * halves x1, x2 (or, interleaved, the even and odd features) become
+ * x1 cos - x2 sin and x2 cos + x1 sin, joined back (stacked and reshaped
+ * when interleaved) and concatenated with the features past R.  A 3-D
+ * input [B, S, N * D] is viewed as [B, S, N, D] for it, a 4-D one is
+ * [B, N, S, D].  Packed batching and a scale are not mapped. */
+int ox_conv_rotary_embedding(ox_cx *cx)
+{
+    int64_t interleaved, heads, rdim, packed;
+    double scale;
+    TRY(ox_attr_int(cx, "interleaved", 0, &interleaved));
+    TRY(ox_attr_int(cx, "num_heads", 0, &heads));
+    TRY(ox_attr_int(cx, "rotary_embedding_dim", 0, &rdim));
+    TRY(ox_attr_int(cx, "is_packed_batching", 0, &packed));
+    TRY(ox_attr_float(cx, "scale", 1.0, &scale));
+    for (int i = 0; i < 4; i++)
+        if (!ox_in(cx, i))
+            return ox_fail(cx, "inputs input, position_ids, cos_cache and sin_cache are "
+                               "required");
+    if (packed || scale != 1.0)
+        return ox_unsupported(cx, "packed batching or a scale is not mapped");
+    byoc_tensor_type x = in_type(cx, 0), pos = in_type(cx, 1), cc = in_type(cx, 2);
+    if ((x.rank != 3 && x.rank != 4) || !known(&x, 0, x.rank) || cc.rank != 2
+        || !known(&cc, 0, 2))
+        return ox_unsupported(cx, "the shapes of input and cos_cache are not known");
+    int64_t B = x.dims[0], S = x.rank == 3 ? x.dims[1] : x.dims[2], N, D;
+    if (x.rank == 4) {
+        N = x.dims[1];
+        D = x.dims[3];
+    } else {
+        D = heads > 0 ? x.dims[2] / heads : cc.dims[1] * 2;
+        if (D < 1 || x.dims[2] % D)
+            return ox_fail(cx, "%lld features do not split into heads of %lld",
+                           (long long)x.dims[2], (long long)D);
+        N = x.dims[2] / D;
+    }
+    int64_t R = rdim > 0 ? rdim : D, half = cc.dims[1];
+    if (R > D || R != 2 * half)
+        return ox_fail(cx, "rotary_embedding_dim %lld does not fit heads of %lld and a cache "
+                           "of %lld", (long long)R, (long long)D, (long long)half);
+    const ox_tensor *offset = ox_data(cx, ox_in(cx, 1));
+    bool by_offset = pos.rank == 1 && offset && offset->i && offset->n == 1;
+    if (!by_offset && (pos.rank != 2 || (pos.dims[0] >= 0 && pos.dims[0] != B)
+                       || (pos.dims[1] >= 0 && pos.dims[1] != S)))
+        return ox_unsupported(cx, "position_ids is neither [batch, sequence] nor an offset");
+    if (by_offset && (offset->i[0] < 0 || offset->i[0] > cc.dims[0] - S))
+        return ox_fail(cx, "position offset %lld is outside the cache", (long long)offset->i[0]);
+    /* x4: [B, S, N, D] or [B, N, S, D]; the angles [B or 1, S, R/2]
+     * get a unit heads axis to broadcast. */
+    int64_t x4s[4] = {B, S, N, D}, head_axis = x.rank == 3 ? 2 : 1;
+    int x4 = x.rank == 3 ? reshape(cx, ox_arg(cx, 0), x4s, 4) : ox_arg(cx, 0), trig[2];
+    for (int i = 0; i < 2; i++) {
+        int t;
+        if (by_offset) {
+            int64_t shape[3] = {1, S, half};
+            t = reshape(cx, slice_axis(cx, ox_arg(cx, 2 + i), offset->i[0], offset->i[0] + S, 1,
+                                       0), shape, 3);
+        } else {
+            t = call2(cx, "take", ox_arg(cx, 2 + i), ox_arg(cx, 1));
+            TRY(ox_set_int(cx, t, "axis", 0));
+        }
+        trig[i] = call1(cx, "expand_dims", t);
+        TRY(ox_set_int(cx, trig[i], "axis", head_axis));
+    }
+    int x1 = interleaved ? slice_axis(cx, x4, 0, R, 2, 3) : slice_axis(cx, x4, 0, half, 1, 3);
+    int x2 = interleaved ? slice_axis(cx, x4, 1, R, 2, 3) : slice_axis(cx, x4, half, R, 1, 3);
+    int y1 = call2(cx, "subtract", call2(cx, "multiply", x1, trig[0]),
+                   call2(cx, "multiply", x2, trig[1]));
+    int y2 = call2(cx, "add", call2(cx, "multiply", x2, trig[0]),
+                   call2(cx, "multiply", x1, trig[1]));
+    int fields[3] = {y1, y2, -1}, nf = 2, rot;
+    if (interleaved) {
+        int st = call1(cx, "stack", ox_tuple(cx, fields, 2));
+        TRY(ox_set_int(cx, st, "axis", 4));
+        int64_t shape[4] = {x4s[0], x.rank == 3 ? S : N, x.rank == 3 ? N : S, R};
+        fields[0] = reshape(cx, st, shape, 4);
+        nf = 1;
+    }
+    if (R < D)
+        fields[nf++] = slice_axis(cx, x4, R, D, 1, 3);
+    if (nf == 1) {
+        rot = fields[0];
+    } else {
+        rot = call1(cx, "concatenate", ox_tuple(cx, fields, nf));
+        TRY(ox_set_int(cx, rot, "axis", 3));
+    }
+    if (x.rank == 3)
+        rot = reshape(cx, rot, x.dims, 3);
+    return define(cx, 0, rot);
+}
+
+
 /* Range: arange, as the default domain's; delta defaults to 1. */
 int ox_conv_range(ox_cx *cx)
 {
@@ -1289,17 +1395,21 @@ int ox_conv_nchwc_global_pool(ox_cx *cx)
     return define(cx, 0, node);
 }
 
-/* The NCHWc Upsample: integer scales per axis of the 4-D shape, as the
- * default domain's Upsample writes it (nn.upsampling, nearest or
- * bilinear), in layout NCHW8c. */
+/* The NCHWc Upsample: integer scales per axis of the 4-D shape.
+ * Nearest is nn.upsampling, as the default domain's Upsample writes it;
+ * linear is image.resize2d to the scaled size with the node's
+ * coordinate_transformation_mode (asymmetric by default), which
+ * nn.upsampling's bilinear (half_pixel or align_corners) cannot say.
+ * Both in layout NCHW8c. */
 int ox_conv_nchwc_upsample(ox_cx *cx)
 {
     const int64_t *sc;
     size_t n;
-    const char *mode;
+    const char *mode, *ctm;
     int rc = ox_attr_ints(cx, "scales", &sc, &n);
     TRY(rc);
     TRY(ox_attr_string(cx, "mode", "nearest", &mode));
+    TRY(ox_attr_string(cx, "coordinate_transformation_mode", "asymmetric", &ctm));
     if (rc == 0 || n != 4)
         return ox_fail(cx, "attribute 'scales' must give the 4 axes' scales");
     for (int i = 0; i < 4; i++)
@@ -1312,11 +1422,24 @@ int ox_conv_nchwc_upsample(ox_cx *cx)
         return ox_fail(cx, "attribute 'mode' is '%s'; expected nearest or linear", mode);
     if (!blocked(cx, 0))
         return ox_unsupported(cx, "its input is not NCHW8c");
-    int node = call1(cx, "nn.upsampling", ox_arg(cx, 0));
-    TRY(ox_set_float(cx, node, "scale_h", (double)sc[2]));
-    TRY(ox_set_float(cx, node, "scale_w", (double)sc[3]));
+    byoc_tensor_type t = in_type(cx, 0);
+    int64_t size[2];
+    if (linear && (t.dims[2] < 0 || t.dims[3] < 0 || !mul_ok(t.dims[2], sc[2], &size[0])
+                   || !mul_ok(t.dims[3], sc[3], &size[1])))
+        return ox_unsupported(cx, "linear upsampling needs the input's spatial sizes");
+    int node;
+    if (linear) {
+        node = call1(cx, "image.resize2d", ox_arg(cx, 0));
+        TRY(ox_set_ints(cx, node, "size", size, 2));
+        TRY(ox_set_string(cx, node, "method", "linear"));
+        TRY(ox_set_string(cx, node, "coordinate_transformation_mode", ctm));
+    } else {
+        node = call1(cx, "nn.upsampling", ox_arg(cx, 0));
+        TRY(ox_set_float(cx, node, "scale_h", (double)sc[2]));
+        TRY(ox_set_float(cx, node, "scale_w", (double)sc[3]));
+        TRY(ox_set_string(cx, node, "method", "nearest_neighbor"));
+        TRY(ox_set_bool(cx, node, "align_corners", false));
+    }
     TRY(ox_set_string(cx, node, "layout", "NCHW8c"));
-    TRY(ox_set_string(cx, node, "method", linear ? "bilinear" : "nearest_neighbor"));
-    TRY(ox_set_bool(cx, node, "align_corners", false));
     return define(cx, 0, node);
 }

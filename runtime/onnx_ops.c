@@ -2014,7 +2014,8 @@ static const ox_op_map op_table[] = {
     {"Shape", conv_shape, NULL},                        /* shape_of (+ strided_slice) */
     {"Sigmoid", conv_unary, "sigmoid"},                 /* sigmoid */
     {"Sign", conv_unary, "sign"},                       /* sign */
-    {"SimplifiedLayerNormalization", ox_conv_rms_norm, NULL}, /* ORT's: as RMSNormalization */
+    {"SimplifiedLayerNormalization", ox_conv_rms_norm, NULL}, /* ONNX Runtime's (in this
+                                                           domain): as RMSNormalization */
     {"Sin", conv_unary, "sin"},                         /* sin */
     {"Sinh", conv_unary, "sinh"},                       /* sinh */
     {"Size", conv_size, NULL},                          /* ndarray_size */
@@ -2056,6 +2057,9 @@ static const ox_op_map op_table[] = {
     {"com.microsoft.NhwcConv", ox_conv_nhwc_conv, NULL}, /* nn.conv2d NHWC (+ nn.bias_add) */
     {"com.microsoft.QuickGelu", ox_conv_quick_gelu, NULL}, /* multiply, sigmoid, multiply */
     {"com.microsoft.Range", ox_conv_range, NULL},       /* arange */
+    {"com.microsoft.RotaryEmbedding", ox_conv_rotary_embedding, NULL}, /* take,
+                                                           strided_slice, multiply, subtract,
+                                                           add, concatenate */
     {"com.microsoft.SimplifiedLayerNormalization", ox_conv_rms_norm, NULL}, /* as
                                                            RMSNormalization */
     {"com.microsoft.SkipLayerNormalization", ox_conv_skip_layer_norm, NULL}, /* add (+ add),
@@ -2076,7 +2080,8 @@ static const ox_op_map op_table[] = {
                                                            layout_transform to NCHW8c */
     {"com.microsoft.nchwc.ReorderOutput", ox_conv_nchwc_reorder_output, NULL}, /*
                                                            layout_transform (+ strided_slice) */
-    {"com.microsoft.nchwc.Upsample", ox_conv_nchwc_upsample, NULL}, /* nn.upsampling NCHW8c */
+    {"com.microsoft.nchwc.Upsample", ox_conv_nchwc_upsample, NULL}, /* nn.upsampling, or
+                                                           image.resize2d for linear; NCHW8c */
 };
 
 const ox_op_map *ox_op_lookup(const char *domain, const char *op_type)

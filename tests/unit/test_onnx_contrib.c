@@ -754,6 +754,58 @@ START_TEST(nhwc_conv)
 }
 END_TEST
 
+START_TEST(rotary_embedding)
+{
+    /* [B, S, N * D] with 2 heads of 8, rotated in halves. */
+    mb m;
+    ms_init(&m, 13);
+    mb_input(&m, "x", "float[1,4,16]");
+    mb_input(&m, "pos", "int64[1,4]");
+    mb_weight(&m, "cos", "float[32,4]");
+    mb_weight(&m, "sin", "float[32,4]");
+    Onnx__NodeProto *n = ms_node(&m, MS, "RotaryEmbedding", "x,pos,cos,sin", "y");
+    attr_int(&m, n, "num_heads", 2);
+    mb_output(&m, "y", "float[1,4,16]");
+    byoc_graph *g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "take"), 2);
+    ck_assert_int_eq(count_op(g, "strided_slice"), 2);
+    ck_assert_int_eq(count_op(g, "subtract"), 1);
+    ck_assert_int_eq(count_op(g, "stack"), 0);
+    int cat = find_op(g, "concatenate");
+    ck_assert_str_eq(type_text(g, cat), "Tensor[(1, 4, 2, 8), float32]");
+    ck_assert_str_eq(type_text(g, find_op(g, "expand_dims")), "Tensor[(1, 4, 1, 4), float32]");
+    ck_assert_str_eq(op_of(g, byoc_graph_output(g)), "reshape");
+    ck_assert_str_eq(output_type(g), "Tensor[(1, 4, 16), float32]");
+    ck_assert_int_eq(byoc_graph_note_count(g), 0);
+    byoc_graph_destroy(g);
+
+    /* [B, N, S, D], interleaved pairs over the first 4 of 8 features, the
+     * positions a constant offset. */
+    ms_init(&m, 13);
+    mb_input(&m, "x", "float[1,2,4,8]");
+    Onnx__TensorProto *off = mb_weight(&m, "pos", "int64[1]");
+    off->int64_data = mb_alloc(&m, sizeof(int64_t));
+    off->int64_data[0] = 3;
+    off->n_int64_data = 1;
+    mb_weight(&m, "cos", "float[32,2]");
+    mb_weight(&m, "sin", "float[32,2]");
+    n = ms_node(&m, MS, "RotaryEmbedding", "x,pos,cos,sin", "y");
+    attr_int(&m, n, "interleaved", 1);
+    attr_int(&m, n, "rotary_embedding_dim", 4);
+    mb_output(&m, "y", "float[1,2,4,8]");
+    g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "take"), 0);
+    ck_assert_int_eq(count_op(g, "strided_slice"), 5);
+    ck_assert_int_eq(count_op(g, "stack"), 1);
+    ck_assert_str_eq(type_text(g, find_op(g, "stack")), "Tensor[(1, 2, 4, 2, 2), float32]");
+    ck_assert_str_eq(type_text(g, find_op(g, "expand_dims")), "Tensor[(1, 1, 4, 2), float32]");
+    ck_assert_str_eq(op_of(g, byoc_graph_output(g)), "concatenate");
+    ck_assert_str_eq(output_type(g), "Tensor[(1, 2, 4, 8), float32]");
+    ck_assert_int_eq(byoc_graph_note_count(g), 0);
+    byoc_graph_destroy(g);
+}
+END_TEST
+
 START_TEST(range_and_trilu)
 {
     mb m;
@@ -881,6 +933,23 @@ START_TEST(nchwc)
     ck_assert_int_eq(opaque_count(g), 0);
     byoc_graph_destroy(g);
 
+    /* Linear upsampling: image.resize2d with the node's coordinate
+     * transformation (asymmetric by default). */
+    ms_init(&m, 13);
+    mb_input(&m, "x", "float[1,2,4,4,8]");
+    n = ms_node(&m, NCHWC, "Upsample", "x", "y");
+    attr_ints(&m, n, "scales", 4, 1, 1, 2, 3);
+    attr_string(&m, n, "mode", "linear");
+    mb_output(&m, "y", "float[1,2,8,12,8]");
+    g = read_ok(&m);
+    out = byoc_graph_output(g);
+    ck_assert_str_eq(op_of(g, out), "image.resize2d");
+    ck_assert_str_eq(attr_text(g, out, "size"), "[8, 12]");
+    ck_assert_str_eq(attr_text(g, out, "coordinate_transformation_mode"), "\"asymmetric\"");
+    ck_assert_str_eq(attr_text(g, out, "layout"), "\"NCHW8c\"");
+    ck_assert_str_eq(output_type(g), "Tensor[(1, 2, 8, 12, 8), float32]");
+    byoc_graph_destroy(g);
+
     /* Output channels that do not block stay opaque. */
     ms_init(&m, 13);
     mb_input(&m, "x", "float[1,3,8,8]");
@@ -994,6 +1063,7 @@ static Suite *onnx_contrib_suite(void)
     tcase_add_test(core, attention);
     tcase_add_test(core, multi_head_attention);
     tcase_add_test(core, nhwc_conv);
+    tcase_add_test(core, rotary_embedding);
     tcase_add_test(core, range_and_trilu);
     tcase_add_test(core, nchwc);
     suite_add_tcase(s, core);
