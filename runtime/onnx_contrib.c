@@ -862,7 +862,7 @@ int ox_conv_attention(ox_cx *cx)
     } else {
         h[0] = h[1] = h[2] = w.dims[1] / 3;
     }
-    if (h[0] + h[1] + h[2] != w.dims[1] || h[0] % a.N || h[2] % a.N)
+    if (h[0] < 1 || h[2] < 1 || h[0] + h[1] + h[2] != w.dims[1] || h[0] % a.N || h[2] % a.N)
         return ox_fail(cx, "hidden sizes %lld, %lld, %lld do not split %lld weights over %lld "
                            "heads", (long long)h[0], (long long)h[1], (long long)h[2],
                        (long long)w.dims[1], (long long)a.N);
@@ -1222,6 +1222,24 @@ int ox_conv_nhwc_conv(ox_cx *cx)
         TRY(ox_set_int(cx, node, "axis", 3));
     }
     return define(cx, 0, node);
+}
+
+/* NhwcFusedConv: NhwcConv's ops, the summand Z added, the activation, as
+ * FusedConv. */
+int ox_conv_nhwc_fused_conv(ox_cx *cx)
+{
+    act a;
+    int rc = read_activation(cx, false, &a);
+    if (rc != 0)
+        return rc;
+    if ((rc = ox_conv_nhwc_conv(cx)) != 0)
+        return rc;
+    int y = ox_take_output(cx, 0);
+    if (y < 0)
+        return ox_fail(cx, "output 1 is missing");
+    if (ox_in(cx, 3))
+        y = call2(cx, "add", y, ox_arg(cx, 3));
+    return define(cx, 0, apply_activation(cx, y, &a, in_dtype(cx, 0)));
 }
 
 /* ---- NCHWc (com.microsoft.nchwc) -------------------------------------------- */

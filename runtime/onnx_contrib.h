@@ -24,6 +24,7 @@ int ox_conv_fused_gemm(ox_cx *cx);
 int ox_conv_fused_matmul(ox_cx *cx);
 int ox_conv_multi_head_attention(ox_cx *cx);
 int ox_conv_nhwc_conv(ox_cx *cx);
+int ox_conv_nhwc_fused_conv(ox_cx *cx);
 int ox_conv_quick_gelu(ox_cx *cx);
 int ox_conv_range(ox_cx *cx);
 int ox_conv_rotary_embedding(ox_cx *cx);

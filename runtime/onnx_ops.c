@@ -2055,6 +2055,8 @@ static const ox_op_map op_table[] = {
     {"com.microsoft.MultiHeadAttention", ox_conv_multi_head_attention, NULL}, /* as Attention
                                                            after its projections */
     {"com.microsoft.NhwcConv", ox_conv_nhwc_conv, NULL}, /* nn.conv2d NHWC (+ nn.bias_add) */
+    {"com.microsoft.NhwcFusedConv", ox_conv_nhwc_fused_conv, NULL}, /* NhwcConv's ops
+                                                           (+ add), activation */
     {"com.microsoft.QuickGelu", ox_conv_quick_gelu, NULL}, /* multiply, sigmoid, multiply */
     {"com.microsoft.Range", ox_conv_range, NULL},       /* arange */
     {"com.microsoft.RotaryEmbedding", ox_conv_rotary_embedding, NULL}, /* take,

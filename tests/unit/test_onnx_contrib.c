@@ -740,14 +740,33 @@ START_TEST(nhwc_conv)
         byoc_graph_destroy(g);
     }
 
-    /* A weight [4, 3, 3, 3] over 3 channels fits both layouts. */
+    /* NhwcFusedConv: the same, then Z added and the activation. */
     mb m;
+    ms_init(&m, 13);
+    mb_input(&m, "x", "float[1,8,8,5]");
+    mb_input(&m, "z", "float[1,6,6,4]");
+    mb_weight(&m, "w", "float[4,5,3,3]");
+    mb_weight(&m, "b", "float[4]");
+    Onnx__NodeProto *n = ms_node(&m, MS, "NhwcFusedConv", "x,w,b,z", "y");
+    attr_string(&m, n, "activation", "Sigmoid");
+    mb_output(&m, "y", "float[1,6,6,4]");
+    byoc_graph *g = read_ok(&m);
+    int out = byoc_graph_output(g), add = arg(g, out, 0);
+    ck_assert_str_eq(op_of(g, out), "sigmoid");
+    ck_assert_str_eq(op_of(g, add), "add");
+    ck_assert_str_eq(op_of(g, arg(g, add, 0)), "nn.bias_add");
+    ck_assert_str_eq(attr_text(g, find_op(g, "nn.conv2d"), "data_layout"), "\"NHWC\"");
+    ck_assert_str_eq(output_type(g), "Tensor[(1, 6, 6, 4), float32]");
+    ck_assert_str_eq(byoc_node_name(g, out), "y");
+    byoc_graph_destroy(g);
+
+    /* A weight [4, 3, 3, 3] over 3 channels fits both layouts. */
     ms_init(&m, 13);
     mb_input(&m, "x", "float[1,8,8,3]");
     mb_weight(&m, "w", "float[4,3,3,3]");
     ms_node(&m, MS, "NhwcConv", "x,w", "y");
     mb_output(&m, "y", "float[1,6,6,4]");
-    byoc_graph *g = read_ok(&m);
+    g = read_ok(&m);
     ck_assert_int_eq(count_calls(g), 1);
     ck_assert(has_note(g, "OIHW or OHWI"));
     byoc_graph_destroy(g);
