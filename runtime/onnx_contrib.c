@@ -23,6 +23,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "die.h"
 #include "onnx_contrib.h"
 
 #define TRY(x)                                                                                  \
@@ -105,7 +106,7 @@ static int base_convert(ox_cx *cx, const char *op_type)
 {
     const ox_op_map *self = cx->map, *base = ox_op_lookup("", op_type);
     if (!base)
-        return ox_fail(cx, "internal: no converter for %s", op_type);
+        bx_die("a fused op's base converter is missing from the op table");
     cx->map = base;
     int rc = base->convert(cx);
     cx->map = self;
@@ -1257,6 +1258,14 @@ int ox_conv_nhwc_fused_conv(ox_cx *cx)
  * plain NCHW input, which ORT keeps for inputs of few channels). */
 enum { BLOCK = 8 };
 
+/* Output 0 is a blocked tensor, which the model declares 4-D. */
+static int define_blocked(ox_cx *cx, int node)
+{
+    TRY(node);
+    ox_define_relaid(cx, 0, node);
+    return 0;
+}
+
 /* x [N, C, H, W] (or NHWC) zero-padded to a channel count that is a
  * multiple of BLOCK and laid out as NCHW8c. */
 int ox_conv_nchwc_reorder_input(ox_cx *cx)
@@ -1279,7 +1288,7 @@ int ox_conv_nchwc_reorder_input(ox_cx *cx)
     int node = call1(cx, "layout_transform", x);
     TRY(ox_set_string(cx, node, "src_layout", last ? "NHWC" : "NCHW"));
     TRY(ox_set_string(cx, node, "dst_layout", "NCHW8c"));
-    return define(cx, 0, node);
+    return define_blocked(cx, node);
 }
 
 /* NCHW8c back to NCHW (or NHWC), cropped to `channels`. */
@@ -1370,7 +1379,7 @@ int ox_conv_nchwc_conv(ox_cx *cx)
     }
     if (ox_in(cx, 3))
         y = call2(cx, "add", y, ox_arg(cx, 3));
-    return define(cx, 0, apply_activation(cx, y, &a, in_dtype(cx, 0)));
+    return define_blocked(cx, apply_activation(cx, y, &a, in_dtype(cx, 0)));
 }
 
 /* The NCHWc MaxPool and AveragePool: nn.max_pool2d / nn.avg_pool2d with
@@ -1398,7 +1407,7 @@ int ox_conv_nchwc_pool(ox_cx *cx)
     TRY(ox_set_bool(cx, node, "ceil_mode", ceil_mode != 0));
     if (!is_max)
         TRY(ox_set_bool(cx, node, "count_include_pad", count_pad != 0));
-    return define(cx, 0, node);
+    return define_blocked(cx, node);
 }
 
 /* The NCHWc GlobalMaxPool and GlobalAveragePool, layout NCHW8c. */
@@ -1410,7 +1419,7 @@ int ox_conv_nchwc_global_pool(ox_cx *cx)
     int node = call1(cx, is_max ? "nn.global_max_pool2d" : "nn.global_avg_pool2d",
                      ox_arg(cx, 0));
     TRY(ox_set_string(cx, node, "layout", "NCHW8c"));
-    return define(cx, 0, node);
+    return define_blocked(cx, node);
 }
 
 /* The NCHWc Upsample: integer scales per axis of the 4-D shape.
@@ -1459,5 +1468,5 @@ int ox_conv_nchwc_upsample(ox_cx *cx)
         TRY(ox_set_bool(cx, node, "align_corners", false));
     }
     TRY(ox_set_string(cx, node, "layout", "NCHW8c"));
-    return define(cx, 0, node);
+    return define_blocked(cx, node);
 }

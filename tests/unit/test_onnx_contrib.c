@@ -881,6 +881,10 @@ START_TEST(nchwc)
     ms_node(&m, NCHWC, "GlobalMaxPool", "c2", "gp");
     n = ms_node(&m, NCHWC, "ReorderOutput", "gp", "y");
     attr_int(&m, n, "channels", 12);
+    /* ORT declares its blocked tensors 4-D, channels padded. */
+    mb_info(&m, "c1", "float[1,16,8,8]");
+    mb_info(&m, "p", "float[1,16,4,4]");
+    mb_info(&m, "c2", "float[1,16,8,8]");
     mb_output(&m, "y", "float[1,12,1,1]");
     byoc_graph *g = read_ok(&m);
     ck_assert_int_eq(opaque_count(g), 0);
@@ -933,7 +937,7 @@ START_TEST(nchwc)
     n = ms_node(&m, NCHWC, "ReorderOutput", "gp", "y");
     attr_int(&m, n, "channels", 16);
     attr_int(&m, n, "channels_last", 1);
-    mb_output(&m, "rx", "float[1,1,8,8,8]");
+    mb_output(&m, "rx", "float[1,8,8,8]");
     mb_output(&m, "y", "float[1,1,1,16]");
     g = read_ok(&m);
     int rx = find_name(g, "rx");
@@ -967,6 +971,16 @@ START_TEST(nchwc)
     ck_assert_str_eq(attr_text(g, out, "coordinate_transformation_mode"), "\"asymmetric\"");
     ck_assert_str_eq(attr_text(g, out, "layout"), "\"NCHW8c\"");
     ck_assert_str_eq(output_type(g), "Tensor[(1, 2, 8, 12, 8), float32]");
+    byoc_graph_destroy(g);
+
+    /* A blocked tensor declared with another element count is a note. */
+    ms_init(&m, 13);
+    mb_input(&m, "x", "float[1,3,8,8]");
+    ms_node(&m, NCHWC, "ReorderInput", "x", "r");
+    mb_output(&m, "r", "float[1,16,8,8]");
+    g = read_ok(&m);
+    ck_assert(has_note(g, "'r': the model declares Tensor[(1, 16, 8, 8), float32], inference "
+                          "gives Tensor[(1, 1, 8, 8, 8), float32]"));
     byoc_graph_destroy(g);
 
     /* Output channels that do not block stay opaque. */
