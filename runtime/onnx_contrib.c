@@ -722,6 +722,7 @@ typedef struct attn {
     int mask;                   /* [B, L] raw mask (1 keeps), or -1 */
     double filter;              /* what a masked score becomes */
     int bias;                   /* attention_bias [B or 1, N or 1, S, L], or -1 */
+    bool causal;                /* unidirectional: query i sees keys ..i + L - S */
     byoc_dtype dt;
 } attn;
 
@@ -737,7 +738,9 @@ static int split_heads(ox_cx *cx, int x, int64_t B, int64_t S, int64_t N, int64_
  * split), as TVM's Attention converter writes it: nn.batch_matmul of Q and
  * K (NT), divided by sqrt(D) (or multiplied by `scale`), the mask's
  * (1 - m) * filter added, nn.softmax, nn.batch_matmul with V, heads merged
- * back to [B, S, N * Dv].  *kh and *vh get K and V with heads split. */
+ * back to [B, S, N * Dv].  Causal attention, which TVM does not map, adds
+ * the same of a lower-triangular trilu of ones.  *kh and *vh get K and V
+ * with heads split. */
 static int attend(ox_cx *cx, const attn *a, int q, int k, int v, int *kh, int *vh)
 {
     static const int64_t perm[4] = {0, 2, 1, 3};
@@ -749,9 +752,21 @@ static int attend(ox_cx *cx, const attn *a, int q, int k, int v, int *kh, int *v
     TRY(ox_set_bool(cx, s, "transpose_b", true));
     s = a->has_scale ? binary_scalar(cx, "multiply", s, dt, a->scale)
                      : binary_scalar(cx, "divide", s, dt, sqrt((double)a->D));
-    if (a->mask >= 0 || a->bias >= 0) {
+    if (a->mask >= 0 || a->bias >= 0 || a->causal) {
         int64_t s4[4] = {a->B, a->N, a->S, a->L}, s3[3] = {a->B * a->N, a->S, a->L};
         s = reshape(cx, s, s4, 4);
+        if (a->causal) {
+            /* (1 - tril(ones [S, L], L - S)) * filter, broadcast. */
+            int64_t sl[2] = {a->S, a->L};
+            int ones = call1(cx, "full", ox_scalar(cx, dt, 1.0));
+            TRY(ox_set_ints(cx, ones, "shape", sl, 2));
+            TRY(ox_set_dtype(cx, ones, "dtype", dt));
+            int tril = call2(cx, "trilu", ones, ox_scalar(cx, BYOC_DT_INT64,
+                                                          (double)(a->L - a->S)));
+            TRY(ox_set_bool(cx, tril, "upper", false));
+            int m = call2(cx, "subtract", ox_scalar(cx, dt, 1.0), tril);
+            s = call2(cx, "add", s, binary_scalar(cx, "multiply", m, dt, a->filter));
+        }
         if (a->mask >= 0) {
             int m = call1(cx, "cast", a->mask);
             TRY(ox_set_dtype(cx, m, "dtype", dt));
@@ -780,8 +795,7 @@ static int attn_common(ox_cx *cx, attn *a, int mask_at, int bias_at)
     if (ox_attr_int(cx, "num_heads", 0, &heads) <= 0 || heads < 1)
         return ox_fail(cx, "attribute 'num_heads' is required and must be positive");
     TRY(ox_attr_int(cx, "unidirectional", 0, &uni));
-    if (uni)
-        return ox_unsupported(cx, "unidirectional (causal) attention is not mapped");
+    a->causal = uni != 0;
     a->N = heads;
     a->has_scale = ox_attr_find(cx->node, "scale") != NULL;
     TRY(ox_attr_float(cx, "scale", 0.0, &a->scale));
@@ -824,9 +838,9 @@ static int attn_sizes(ox_cx *cx, const attn *a)
  * merged weight [Hin, Hq + Hk + Hv], split in three (qkv_hidden_sizes,
  * else equal thirds), plus the bias, then attend().  As TVM, but with
  * nn.dense of the transposed weights (MatMul's form here) for TVM's
- * nn.matmul; like TVM it maps no past state and no causal masking, and
- * besides TVM's [B, S] mask it takes none or an attention_bias.  present
- * is stack(K, V) with heads split. */
+ * nn.matmul; like TVM it maps no past state, and besides TVM's [B, S]
+ * mask it takes none, an attention_bias, and causal masking.  present is
+ * stack(K, V) with heads split. */
 int ox_conv_attention(ox_cx *cx)
 {
     attn a;

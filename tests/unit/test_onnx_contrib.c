@@ -668,7 +668,8 @@ START_TEST(attention)
     ck_assert_int_eq(byoc_graph_note_count(g), 0);
     byoc_graph_destroy(g);
 
-    /* Causal attention is not mapped: opaque, with a note. */
+    /* Causal attention (GPT-2's), no bias, no mask: a lower-triangular
+     * trilu of ones masks the scores. */
     ms_init(&m, 13);
     mb_input(&m, "x", "float[2,16,32]");
     mb_weight(&m, "w", "float[32,96]");
@@ -677,8 +678,27 @@ START_TEST(attention)
     attr_int(&m, n, "unidirectional", 1);
     mb_output(&m, "y", "float[2,16,32]");
     g = read_ok(&m);
+    int tril = find_op(g, "trilu");
+    ck_assert_str_eq(attr_text(g, tril, "upper"), "false");
+    ck_assert_str_eq(type_text(g, tril), "Tensor[(16, 16), float32]");
+    ck_assert_str_eq(op_of(g, arg(g, tril, 0)), "full");
+    ck_assert_int_eq(count_op(g, "add"), 1);
+    ck_assert_int_eq(opaque_count(g), 0);
+    ck_assert_str_eq(output_type(g), "Tensor[(2, 16, 32), float32]");
+    ck_assert_int_eq(byoc_graph_note_count(g), 0);
+    byoc_graph_destroy(g);
+
+    /* Past state is not mapped: opaque, with a note. */
+    ms_init(&m, 13);
+    mb_input(&m, "x", "float[2,16,32]");
+    mb_input(&m, "past", "float[2,2,4,8,8]");
+    mb_weight(&m, "w", "float[32,96]");
+    n = ms_node(&m, MS, "Attention", "x,w,,,past", "y");
+    attr_int(&m, n, "num_heads", 4);
+    mb_output(&m, "y", "float[2,16,32]");
+    g = read_ok(&m);
     ck_assert_int_eq(count_calls(g), 1);
-    ck_assert(has_note(g, "unidirectional (causal) attention is not mapped"));
+    ck_assert(has_note(g, "past state is not mapped"));
     byoc_graph_destroy(g);
 }
 END_TEST
