@@ -726,6 +726,24 @@ START_TEST(multi_head_attention)
     ck_assert_int_eq(byoc_graph_note_count(g), 0);
     byoc_graph_destroy(g);
 
+    /* Causal with 4 queries over 6 keys: query i sees keys ..i + 2. */
+    ms_init(&m, 13);
+    mb_input(&m, "q", "float[1,4,16]");
+    mb_input(&m, "k", "float[1,6,16]");
+    mb_input(&m, "v", "float[1,6,16]");
+    n = ms_node(&m, MS, "MultiHeadAttention", "q,k,v", "y");
+    attr_int(&m, n, "num_heads", 2);
+    attr_int(&m, n, "unidirectional", 1);
+    mb_output(&m, "y", "float[1,4,16]");
+    g = read_ok(&m);
+    int tril = find_op(g, "trilu");
+    char buf[32];
+    byoc_value_format(byoc_node_const_value(g, arg(g, tril, 1)), buf, sizeof buf);
+    ck_assert_str_eq(buf, "2");
+    ck_assert_str_eq(type_text(g, tril), "Tensor[(4, 6), float32]");
+    ck_assert_str_eq(output_type(g), "Tensor[(1, 4, 16), float32]");
+    byoc_graph_destroy(g);
+
     /* Packed QKV stays opaque. */
     ms_init(&m, 13);
     mb_input(&m, "q", "float[2,16,4,3,8]");
