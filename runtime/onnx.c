@@ -66,6 +66,7 @@ struct ox_value {
     bool declared;              /* the model declares decl */
     byoc_tensor_type decl;
     ox_value *alias;            /* the value this one is (Identity's output) */
+    bool relaid;                /* node holds it in another layout than decl */
     ox_value *tr_src;           /* a pending transpose of tr_src */
     int tr_rank;
     int64_t tr_perm[BYOC_MAX_RANK];
@@ -504,6 +505,34 @@ void ox_define(ox_cx *cx, int i, int node)
     v->node = node;
     if (!byoc_node_name(cx->g, node))
         byoc_graph_set_name(cx->g, node, v->name);
+}
+
+void ox_define_relaid(ox_cx *cx, int i, int node)
+{
+    ox_define(cx, i, node);
+    ox_value *v = out_value(cx, i);
+    if (v)
+        v->relaid = true;
+}
+
+int ox_take_output(ox_cx *cx, int i)
+{
+    ox_value *v = out_value(cx, i);
+    if (!v || (v->node < 0 && !v->alias && !v->is_const && !v->tr_src))
+        return -1;
+    int node = ox_node_of(cx, v);
+    if (node < 0)
+        return -1;
+    const char *name = byoc_node_name(cx->g, node);
+    if (name && !strcmp(name, v->name))
+        byoc_graph_set_name(cx->g, node, NULL);
+    v->node = -1;
+    v->relaid = false;
+    v->alias = NULL;
+    v->tr_src = NULL;
+    v->is_const = false;
+    v->data = NULL;
+    return node;
 }
 
 void ox_alias(ox_cx *cx, int i, ox_value *src)
@@ -1082,6 +1111,22 @@ static bool dims_disagree(const byoc_tensor_type *a, const byoc_tensor_type *b)
     return false;
 }
 
+/* The same element type and, where both are known, element count: a
+ * value held in another layout than declared (ox_define_relaid). */
+static bool count_disagrees(const byoc_tensor_type *a, const byoc_tensor_type *b)
+{
+    if (a->dtype != BYOC_DT_VOID && b->dtype != BYOC_DT_VOID && a->dtype != b->dtype)
+        return true;
+    if (a->rank < 0 || b->rank < 0)
+        return false;
+    double na = 1, nb = 1;
+    for (int k = 0; k < a->rank; k++)
+        na = a->dims[k] >= 0 && na >= 0 ? na * (double)a->dims[k] : -1;
+    for (int k = 0; k < b->rank; k++)
+        nb = b->dims[k] >= 0 && nb >= 0 ? nb * (double)b->dims[k] : -1;
+    return na >= 0 && nb >= 0 && na != nb;
+}
+
 /* Every declared type that inference contradicts leaves a note. */
 static void compare_declarations(ox_reader *r)
 {
@@ -1093,7 +1138,8 @@ static void compare_declarations(ox_reader *r)
         if (node < 0 || byoc_node_is_opaque(r->g, node))
             continue;
         const byoc_tensor_type *t = byoc_node_type(r->g, node, -1);
-        if (!t || t->rank < 0 || !dims_disagree(&v->decl, t))
+        if (!t || t->rank < 0
+            || !(v->relaid ? count_disagrees(&v->decl, t) : dims_disagree(&v->decl, t)))
             continue;
         char want[160], got[160];
         byoc_relay_format_type(r->g, &v->decl, want, sizeof want);

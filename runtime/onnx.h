@@ -186,6 +186,16 @@ int ox_proj(ox_cx *cx, int tuple, int index);
 
 /* Output i of the node is graph node `node`. */
 void ox_define(ox_cx *cx, int i, int node);
+/* Take back output i, defined by the converter this one built on, and
+ * return its graph node (-1 when it has none): FusedConv runs Conv's
+ * converter and puts the activation after the result, which then defines
+ * the output.  The node loses the output's name. */
+int ox_take_output(ox_cx *cx, int i);
+/* Output i is graph node `node`, which holds the value in another layout
+ * than the model declares (ONNX Runtime's blocked NCHWc tensors, declared
+ * 4-D, as Relay's NCHW8c): the declaration is checked only for its element
+ * type and count. */
+void ox_define_relaid(ox_cx *cx, int i, int node);
 /* Output i is input value v itself (Identity, Dropout). */
 void ox_alias(ox_cx *cx, int i, ox_value *v);
 /* Output i is a constant made on first use, with contents when t->n > 0

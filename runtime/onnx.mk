@@ -6,6 +6,7 @@
 # the same files build a library whose ONNX readers say it is not built in.
 runtime_libbyoc_la_SOURCES += runtime/onnx.c runtime/onnx.h runtime/onnx_ops.c \
 	runtime/onnx_cf.c
+runtime_libbyoc_la_SOURCES += runtime/onnx_contrib.c runtime/onnx_contrib.h
 byocinclude_HEADERS += include/byoc/onnx.h
 ONNX_PB_DEPS =
 
@@ -55,6 +56,15 @@ nodist_tests_onnx_gen_cf_SOURCES = runtime/onnx.pb-c.c
 tests_onnx_gen_cf_CFLAGS = $(AM_CFLAGS)
 tests_onnx_gen_cf_LDADD = $(PROTOBUF_C_LIBS)
 $(tests_onnx_gen_cf_OBJECTS): runtime/onnx.pb-c.h
+
+# ONNX Runtime's contrib ops (runtime/onnx_contrib.c).
+check_PROGRAMS += tests/unit/test_onnx_contrib
+TESTS += tests/unit/test_onnx_contrib
+tests_unit_test_onnx_contrib_SOURCES = tests/unit/test_onnx_contrib.c tests/unit/onnx_mb.h
+nodist_tests_unit_test_onnx_contrib_SOURCES = runtime/onnx.pb-c.c
+tests_unit_test_onnx_contrib_CFLAGS = $(RUNTIME_UNIT_CFLAGS)
+tests_unit_test_onnx_contrib_LDADD = $(RUNTIME_UNIT_LDADD) $(PROTOBUF_C_LIBS)
+$(tests_unit_test_onnx_contrib_OBJECTS): runtime/onnx.pb-c.h
 
 # Every shared ONNX model loads (tests/onnx/shared_models.sh); skipped
 # when ../shared/models is absent.

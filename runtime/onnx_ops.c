@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "onnx.h"
+#include "onnx_contrib.h"
 
 #define TRY(x)                                                                                  \
     do {                                                                                        \
@@ -2751,6 +2752,8 @@ static const ox_op_map op_table[] = {
     {"Gather", conv_gather, NULL},                      /* take */
     {"GatherElements", conv_gather_elements, NULL},     /* gather */
     {"GatherND", conv_gather_nd, NULL},                 /* gather_nd */
+    {"Gelu", ox_conv_gelu, NULL},                       /* multiply, erf, multiply, add,
+                                                           multiply; tanh form for tanh */
     {"Gemm", conv_gemm, NULL},                          /* nn.dense (+ transpose, multiply,
                                                            add) */
     {"GlobalAveragePool", conv_global_pool, NULL},      /* nn.global_avg_pool2d */
@@ -2783,6 +2786,8 @@ static const ox_op_map op_table[] = {
     {"PRelu", conv_prelu, NULL},                        /* nn.prelu (per-channel slopes) */
     {"Pad", conv_pad, NULL},                            /* nn.pad */
     {"Pow", conv_pow, NULL},                            /* power (+ cast) */
+    {"RMSNormalization", ox_conv_rms_norm, NULL},       /* multiply, mean, add, rsqrt,
+                                                           multiply, multiply */
     {"Range", conv_range, NULL},                        /* arange */
     {"Reciprocal", conv_reciprocal, NULL},              /* divide(1, x) */
     {"ReduceMax", conv_reduce, "max"},                  /* max */
@@ -2798,6 +2803,8 @@ static const ox_op_map op_table[] = {
     {"Shape", conv_shape, NULL},                        /* shape_of (+ strided_slice) */
     {"Sigmoid", conv_unary, "sigmoid"},                 /* sigmoid */
     {"Sign", conv_unary, "sign"},                       /* sign */
+    {"SimplifiedLayerNormalization", ox_conv_rms_norm, NULL}, /* ONNX Runtime's (in this
+                                                           domain): as RMSNormalization */
     {"Sin", conv_unary, "sin"},                         /* sin */
     {"Sinh", conv_unary, "sinh"},                       /* sinh */
     {"Size", conv_size, NULL},                          /* ndarray_size */
@@ -2819,6 +2826,53 @@ static const ox_op_map op_table[] = {
     {"Upsample", conv_upsample, NULL},                  /* nn.upsampling, nn.upsampling3d */
     {"Where", conv_where, NULL},                        /* where */
     {"Xor", conv_binary, "logical_xor"},                /* logical_xor */
+    /* ONNX Runtime's contrib ops (onnx_contrib.c). */
+    {"com.microsoft.Attention", ox_conv_attention, NULL}, /* split, nn.dense, add, reshape,
+                                                           transpose, nn.batch_matmul, divide,
+                                                           nn.softmax, nn.batch_matmul */
+    {"com.microsoft.BiasAdd", ox_conv_bias_add, NULL},  /* add, add */
+    {"com.microsoft.BiasGelu", ox_conv_bias_gelu, NULL}, /* add, then Gelu's ops */
+    {"com.microsoft.BiasSoftmax", ox_conv_bias_softmax, NULL}, /* add, nn.softmax */
+    {"com.microsoft.EmbedLayerNormalization", ox_conv_embed_layer_norm, NULL}, /* take, add,
+                                                           nn.layer_norm (+ sum) */
+    {"com.microsoft.FastGelu", ox_conv_fast_gelu, NULL}, /* (add,) Gelu's tanh form */
+    {"com.microsoft.FusedConv", ox_conv_fused_conv, NULL}, /* Conv's ops (+ add), activation */
+    {"com.microsoft.FusedGemm", ox_conv_fused_gemm, NULL}, /* Gemm's ops, activation */
+    {"com.microsoft.FusedMatMul", ox_conv_fused_matmul, NULL}, /* transpose, nn.dense or
+                                                           nn.batch_matmul, multiply */
+    {"com.microsoft.Gelu", ox_conv_gelu, NULL},         /* as Gelu */
+    {"com.microsoft.MultiHeadAttention", ox_conv_multi_head_attention, NULL}, /* as Attention
+                                                           after its projections */
+    {"com.microsoft.NhwcConv", ox_conv_nhwc_conv, NULL}, /* nn.conv2d NHWC (+ nn.bias_add) */
+    {"com.microsoft.NhwcFusedConv", ox_conv_nhwc_fused_conv, NULL}, /* NhwcConv's ops
+                                                           (+ add), activation */
+    {"com.microsoft.QuickGelu", ox_conv_quick_gelu, NULL}, /* multiply, sigmoid, multiply */
+    {"com.microsoft.Range", ox_conv_range, NULL},       /* arange */
+    {"com.microsoft.RotaryEmbedding", ox_conv_rotary_embedding, NULL}, /* take,
+                                                           strided_slice, multiply, subtract,
+                                                           add, concatenate */
+    {"com.microsoft.SimplifiedLayerNormalization", ox_conv_rms_norm, NULL}, /* as
+                                                           RMSNormalization */
+    {"com.microsoft.SkipLayerNormalization", ox_conv_skip_layer_norm, NULL}, /* add (+ add),
+                                                           nn.layer_norm */
+    {"com.microsoft.SkipSimplifiedLayerNormalization", ox_conv_skip_layer_norm, NULL}, /* add
+                                                           (+ add), RMSNormalization's ops */
+    {"com.microsoft.TransposeMatMul", ox_conv_fused_matmul, NULL}, /* as FusedMatMul */
+    {"com.microsoft.Trilu", ox_conv_trilu, NULL},       /* trilu */
+    {"com.microsoft.nchwc.AveragePool", ox_conv_nchwc_pool, NULL}, /* nn.avg_pool2d NCHW8c */
+    {"com.microsoft.nchwc.Conv", ox_conv_nchwc_conv, NULL}, /* nn.conv2d to NCHW8c, add,
+                                                           activation */
+    {"com.microsoft.nchwc.GlobalAveragePool", ox_conv_nchwc_global_pool, NULL}, /*
+                                                           nn.global_avg_pool2d NCHW8c */
+    {"com.microsoft.nchwc.GlobalMaxPool", ox_conv_nchwc_global_pool, NULL}, /*
+                                                           nn.global_max_pool2d NCHW8c */
+    {"com.microsoft.nchwc.MaxPool", ox_conv_nchwc_pool, NULL}, /* nn.max_pool2d NCHW8c */
+    {"com.microsoft.nchwc.ReorderInput", ox_conv_nchwc_reorder_input, NULL}, /* (nn.pad,)
+                                                           layout_transform to NCHW8c */
+    {"com.microsoft.nchwc.ReorderOutput", ox_conv_nchwc_reorder_output, NULL}, /*
+                                                           layout_transform (+ strided_slice) */
+    {"com.microsoft.nchwc.Upsample", ox_conv_nchwc_upsample, NULL}, /* nn.upsampling, or
+                                                           image.resize2d for linear; NCHW8c */
 };
 
 const ox_op_map *ox_op_lookup(const char *domain, const char *op_type)
