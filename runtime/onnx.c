@@ -59,7 +59,7 @@ struct ox_value {
     int uses;                   /* node inputs and graph outputs naming it */
     bool is_input;
     bool is_const;              /* an initializer or a Constant's output */
-    bool lazy;                  /* data known in part; node built on first use */
+    bool partial;               /* data known in part; node built on first use */
     ox_reader *owner;           /* whose model's node `producer` indexes */
     byoc_tensor_type type;      /* is_const: its type */
     const ox_tensor *data;      /* is_const: contents, or NULL */
@@ -108,8 +108,8 @@ struct ox_graph {
 
 struct ox_reader {
     byoc_graph *g;
-    ox_value **lazy_stack;      /* materialize's work list, values.n long */
-    int lazy_depth;             /* materialize calls open */
+    ox_value **partial_stack;   /* materialize's work list, values.n long */
+    int partial_depth;          /* materialize calls open */
     const char *file;
     byoc_error *err;
     bool failed;
@@ -326,40 +326,40 @@ static bool const_value(const ox_tensor *t, byoc_value *v, byoc_value *items, si
 static int convert_node(ox_reader *r, const ox_node *n);
 
 /* Lazy values nest this deep at most: materialize runs converters, which
- * meet lazy values only through pending transposes. */
-enum { OX_LAZY_DEPTH = 64 };
+ * meet partial values only through pending transposes. */
+enum { OX_PARTIAL_DEPTH = 64 };
 
-/* Build the nodes a lazy value stands for: its producer's converter, after
- * the producers of every lazy value it reads, deepest first, from a work
+/* Build the nodes a partial value stands for: its producer's converter, after
+ * the producers of every partial value it reads, deepest first, from a work
  * list rather than by recursion.  The list holds no value twice (that
  * would be a cycle), so values.n entries are enough. */
 static int materialize(ox_reader *r, ox_value *v)
 {
-    if (r->lazy_depth >= OX_LAZY_DEPTH) {
+    if (r->partial_depth >= OX_PARTIAL_DEPTH) {
         reader_error(r, "'%s': shape computations nest more than %d deep", v->name,
-                     OX_LAZY_DEPTH);
+                     OX_PARTIAL_DEPTH);
         return -1;
     }
-    if (!r->lazy_stack)
-        r->lazy_stack = BX_NEWN(&r->arena, ox_value *, r->values.n + 1);
-    r->lazy_depth++;
+    if (!r->partial_stack)
+        r->partial_stack = BX_NEWN(&r->arena, ox_value *, r->values.n + 1);
+    r->partial_depth++;
     int base = 0;
-    while (r->lazy_stack[base])
+    while (r->partial_stack[base])
         base++;                 /* an outer call's entries */
     int sp = base;
-    r->lazy_stack[sp++] = v;
+    r->partial_stack[sp++] = v;
     int rc = 0;
     while (sp > base && rc == 0) {
-        ox_value *t = r->lazy_stack[sp - 1];
+        ox_value *t = r->partial_stack[sp - 1];
         if (t->node >= 0) {
-            r->lazy_stack[--sp] = NULL;
+            r->partial_stack[--sp] = NULL;
             continue;
         }
         const ox_node *n = &r->m.nodes[t->producer];
         ox_value *need = NULL;
         for (int k = 0; k < n->ninputs && !need; k++) {
             ox_value *u = n->inputs[k][0] ? resolve(value_get(r, n->inputs[k])) : NULL;
-            if (u && u->lazy && u->node < 0)
+            if (u && u->partial && u->node < 0)
                 need = u;
         }
         if (need) {
@@ -368,7 +368,7 @@ static int materialize(ox_reader *r, ox_value *v)
                 rc = -1;
                 break;
             }
-            r->lazy_stack[sp++] = need;
+            r->partial_stack[sp++] = need;
             continue;
         }
         r->g->folded--;
@@ -380,8 +380,8 @@ static int materialize(ox_reader *r, ox_value *v)
         }
     }
     while (sp > base)
-        r->lazy_stack[--sp] = NULL;
-    r->lazy_depth--;
+        r->partial_stack[--sp] = NULL;
+    r->partial_depth--;
     return rc < 0 ? -1 : v->node;
 }
 
@@ -403,7 +403,7 @@ int ox_node_of(ox_cx *cx, ox_value *v)
         v->node = node;
         return node;
     }
-    if (v->lazy)
+    if (v->partial)
         return materialize(v->owner, v);    /* an enclosing graph's, maybe */
     if (v->tr_src) {
         int src = ox_node_of(cx, v->tr_src);
@@ -466,7 +466,7 @@ byoc_tensor_type ox_type(ox_cx *cx, ox_value *v)
     const byoc_tensor_type *t = v->node >= 0 ? byoc_node_type(cx->g, v->node, -1) : NULL;
     if (t && t->rank >= 0)
         return *t;
-    if (v->is_const || v->lazy)
+    if (v->is_const || v->partial)
         return v->is_const ? v->type : v->data->type;
     /* A transpose built by this node's converter is not typed yet. */
     if (v->tr_src) {
@@ -492,7 +492,7 @@ const ox_tensor *ox_sym_data(ox_cx *cx, ox_value *v)
 {
     (void)cx;
     v = resolve(v);
-    return v && (v->is_const || v->lazy || v->is_input) ? v->data : NULL;
+    return v && (v->is_const || v->partial || v->is_input) ? v->data : NULL;
 }
 
 /* ---- defining outputs ----------------------------------------------------- */
@@ -552,12 +552,12 @@ void ox_define_const(ox_cx *cx, int i, const byoc_tensor_type *type, const ox_te
     v->data = t;
 }
 
-void ox_define_lazy(ox_cx *cx, int i, const ox_tensor *t)
+void ox_define_partial(ox_cx *cx, int i, const ox_tensor *t)
 {
     ox_value *v = out_value(cx, i);
     if (!v)
         return;
-    v->lazy = true;
+    v->partial = true;
     v->data = t;
 }
 
@@ -912,7 +912,7 @@ static int convert_node(ox_reader *r, const ox_node *n)
          * that is read but that the op does not give is the model's
          * mistake (an Identity with three outputs). */
         if (v && v->uses > 0 && v->node < 0 && !v->alias && !v->is_const && !v->tr_src
-            && !v->lazy)
+            && !v->partial)
             return ox_fail(&cx, "%s gives no output %d ('%s')", n->op_type, i + 1, v->name);
     }
     return 0;
@@ -1297,7 +1297,7 @@ static void scope_enter_free(ox_cx *cx, ox_reader *c, const ox_graph *sg, bool a
             cv->declared = true;
             cv->decl = ox_type(cx, pv);
             /* A shape known in part stays known inside. */
-            cv->data = rv && rv->lazy ? rv->data : NULL;
+            cv->data = rv && rv->partial ? rv->data : NULL;
         }
     }
 }

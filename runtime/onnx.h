@@ -121,7 +121,7 @@ struct ox_op_map {
 const ox_op_map *ox_op_lookup(const char *domain, const char *op_type);
 /* Compute the node now if it is integer arithmetic on constants (shape
  * computations); returns 1 with its output defined as a constant, else 0.
- * On contents known only in part the output is defined by ox_define_lazy. */
+ * On contents known only in part the output is defined by ox_define_partial. */
 int ox_fold(ox_cx *cx);
 /* When a node cannot be expressed, the type its output has anyway, from
  * contents known in part (a Reshape to [batch, seq, 12, 64]); false when
@@ -203,7 +203,7 @@ void ox_alias(ox_cx *cx, int i, ox_value *v);
 void ox_define_const(ox_cx *cx, int i, const byoc_tensor_type *type, const ox_tensor *t);
 /* Output i has contents t known in part (t->sym set): its node, the
  * converter's, is built only when something uses it as an argument. */
-void ox_define_lazy(ox_cx *cx, int i, const ox_tensor *t);
+void ox_define_partial(ox_cx *cx, int i, const ox_tensor *t);
 /* Output i is transpose(v, perm), built only if something other than a
  * transpose-folding MatMul or Gemm uses it. */
 void ox_define_transpose(ox_cx *cx, int i, ox_value *v, const int64_t *perm, int rank);

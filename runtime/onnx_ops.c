@@ -1722,7 +1722,7 @@ static int conv_scatter_elements(ox_cx *cx)
  * the spot: its output becomes a constant, and none of the chain reaches
  * the graph.  Where the input's shape has free dimensions (batch, seq), the
  * elements they give are carried as those dimensions (ox_tensor.sym): the
- * output is then lazy, its nodes built only if something needs the value
+ * output is then partial (ox_define_partial), its nodes built only if something needs the value
  * at run time, and what it shapes (a Reshape to [batch, seq, 12, 64]) is
  * typed with the dimensions.  Arithmetic on a dimension keeps it only
  * where the result is the dimension itself (d * 1, d + 0); otherwise the
@@ -2561,7 +2561,7 @@ int ox_fold(ox_cx *cx)
         out->sym = NULL;
         ox_define_const(cx, 0, &out->type, out);
     } else {
-        ox_define_lazy(cx, 0, out);
+        ox_define_partial(cx, 0, out);
     }
     return 1;
 }
