@@ -3,7 +3,8 @@
 # schema configure found (ONNX_PROTO, libonnx-dev's by default) into the
 # build tree; nothing generated is distributed or committed.  Without it
 # the same files build a library whose ONNX readers say it is not built in.
-runtime_libbyoc_la_SOURCES += runtime/onnx.c runtime/onnx.h runtime/onnx_ops.c
+runtime_libbyoc_la_SOURCES += runtime/onnx.c runtime/onnx.h runtime/onnx_ops.c \
+	runtime/onnx_qdq.c runtime/onnx_qdq.h
 byocinclude_HEADERS += include/byoc/onnx.h
 ONNX_PB_DEPS =
 

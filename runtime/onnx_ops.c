@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "onnx.h"
+#include "onnx_qdq.h"
 
 #define TRY(x)                                                                                  \
     do {                                                                                        \
@@ -1917,6 +1918,19 @@ int ox_fold(ox_cx *cx)
     return 1;
 }
 
+/* ---- for the quantized converters (onnx_qdq.c) ------------------------------------ */
+
+int ox_spatial_ints(ox_cx *cx, const char *name, int nd, int per, int64_t def, int64_t *out)
+{
+    return spatial_ints(cx, name, nd, per, def, out);
+}
+
+int ox_read_pads(ox_cx *cx, int nd, const int64_t *k, const int64_t *s, const int64_t *d,
+                 int64_t *pads)
+{
+    return read_pads(cx, nd, k, s, d, pads);
+}
+
 /* ---- the table --------------------------------------------------------------------- */
 
 /* By ONNX name, capitals first as strcmp sorts; ops of other domains after those of the
@@ -1949,6 +1963,9 @@ static const ox_op_map op_table[] = {
                                                            (+ nn.bias_add) */
     {"Cos", conv_unary, "cos"},                         /* cos */
     {"Cosh", conv_unary, "cosh"},                       /* cosh */
+    {"DequantizeLinear", ox_conv_dequantize, NULL},     /* qnn.dequantize, or nothing when
+                                                           an integer op takes its input
+                                                           (onnx_qdq.c) */
     {"DepthToSpace", conv_depth_to_space, NULL},        /* nn.depth_to_space */
     {"Div", conv_binary, "divide"},                     /* divide */
     {"Dropout", conv_dropout, NULL},                    /* nothing (its input); nn.dropout
@@ -1994,6 +2011,8 @@ static const ox_op_map op_table[] = {
     {"PRelu", conv_prelu, NULL},                        /* nn.prelu (per-channel slopes) */
     {"Pad", conv_pad, NULL},                            /* nn.pad */
     {"Pow", conv_pow, NULL},                            /* power (+ cast) */
+    {"QuantizeLinear", ox_conv_quantize, NULL},         /* qnn.quantize; qnn.requantize or
+                                                           nothing after an integer op */
     {"Range", conv_range, NULL},                        /* arange */
     {"Reciprocal", conv_reciprocal, NULL},              /* divide(1, x) */
     {"ReduceMax", conv_reduce, "max"},                  /* max */
