@@ -37,6 +37,15 @@ tests_unit_test_onnx_CFLAGS = $(RUNTIME_UNIT_CFLAGS)
 tests_unit_test_onnx_LDADD = $(RUNTIME_UNIT_LDADD) $(PROTOBUF_C_LIBS)
 $(tests_unit_test_onnx_OBJECTS): runtime/onnx.pb-c.h
 
+# The quantized forms (runtime/onnx_qdq.c), with the same builder.
+check_PROGRAMS += tests/unit/test_onnx_qdq
+TESTS += tests/unit/test_onnx_qdq
+tests_unit_test_onnx_qdq_SOURCES = tests/unit/test_onnx_qdq.c tests/unit/onnx_mb.h
+nodist_tests_unit_test_onnx_qdq_SOURCES = runtime/onnx.pb-c.c
+tests_unit_test_onnx_qdq_CFLAGS = $(RUNTIME_UNIT_CFLAGS)
+tests_unit_test_onnx_qdq_LDADD = $(RUNTIME_UNIT_LDADD) $(PROTOBUF_C_LIBS)
+$(tests_unit_test_onnx_qdq_OBJECTS): runtime/onnx.pb-c.h
+
 # Every shared ONNX model loads (tests/onnx/shared_models.sh); skipped
 # when ../shared/models is absent.
 check_PROGRAMS += tests/onnx/load_onnx

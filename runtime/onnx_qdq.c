@@ -436,14 +436,19 @@ static int int_bias(ox_cx *cx, ox_value *b, int s, int64_t axis)
         TRY(ox_set_dtype(cx, r, "out_dtype", BYOC_DT_INT32));
         return r;
     }
-    /* A float constant: round(b / s), known when b's contents and a single
-     * scale are. */
+    /* A float constant: round(b / s), known when b's contents and s's
+     * are. */
     byoc_tensor_type bt = ox_type(cx, b);
     const ox_tensor *bd = ox_data(cx, b);
-    double sv, v[QMAX_VALUES];
-    bool known = bd && bd->f && bd->n <= QMAX_VALUES && known_scalar(cx, s, &sv) && sv != 0;
-    for (size_t i = 0; known && i < bd->n; i++)
-        v[i] = rint(bd->f[i] / sv);
+    double sv[QMAX_VALUES], v[QMAX_VALUES];
+    size_t ns = 0;
+    bool known = bd && bd->f && bd->n <= QMAX_VALUES
+                 && known_numbers(cx, s, sv, QMAX_VALUES, &ns) && (ns == 1 || ns == bd->n);
+    for (size_t i = 0; known && i < bd->n; i++) {
+        double si = sv[ns == 1 ? 0 : i];
+        known = si != 0;
+        v[i] = known ? rint(bd->f[i] / si) : 0;
+    }
     return make_const(cx, BYOC_DT_INT32, 1, bt.dims[0], known ? v : NULL);
 }
 
@@ -676,7 +681,7 @@ static int rw_pass(ox_cx *cx)
 {
     const pend *x = plain_dq(ox_in(cx, 0));
     bool pool = strstr(cx->node->op_type, "MaxPool") != NULL;
-    if (!x || (x->q.axis >= 0 && !(pool && x->q.axis == 1)) || x->fits != BYOC_DT_VOID)
+    if (!x || (x->q.axis >= 0 && !(pool && x->q.axis == 1)))
         return OX_QDQ_NONE;
     int nodes[2] = {x->data, OX_KEEP};
     int rc = ox_convert_as(cx, cx->node->op_type, nodes, cx->node->ninputs > 1 ? 2 : 1);
@@ -684,7 +689,9 @@ static int rw_pass(ox_cx *cx)
         return rc;
     int out = ox_out_node(cx, 0);
     TRY(out);
-    ox_define_lazy(cx, 0, &new_dq(cx, out, x->dtype, &x->q)->base);
+    pend *p = new_dq(cx, out, x->dtype, &x->q);
+    p->fits = x->fits;
+    ox_define_lazy(cx, 0, &p->base);
     return 0;
 }
 
