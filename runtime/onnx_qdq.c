@@ -246,6 +246,10 @@ static int const_like(ox_cx *cx, int like, byoc_dtype dt, double (*f)(double, co
 typedef struct qparam {
     int scale, zp;
     int64_t axis;
+    /* The scale's values when known, however many (a graph constant
+     * carries at most QMAX_VALUES): per-channel scales of wide layers. */
+    const double *sv;
+    size_t sn;
 } qparam;
 
 /* The zero point as an int32 node: input zi of the node (absent: 0). */
@@ -257,6 +261,15 @@ static int zp_node(ox_cx *cx, int zi)
     byoc_tensor_type t = ox_type(cx, z);
     if (t.dtype == BYOC_DT_INT32)
         return ox_node_of(cx, z);
+    /* A zero point of one value throughout (per-channel lists of zeros,
+     * symmetric weights) is that scalar: QNN takes it with per-channel
+     * scales, and the backends can read it however wide the layer. */
+    const ox_tensor *d = ox_data(cx, z);
+    bool uniform = d && d->i && d->n >= 1;
+    for (size_t i = 1; uniform && i < d->n; i++)
+        uniform = d->i[i] == d->i[0];
+    if (uniform && t.rank <= 1)
+        return make_const(cx, BYOC_DT_INT32, 0, 0, (const double[]){(double)d->i[0]});
     int node = ox_node_of(cx, z);
     TRY(node);
     if (ox_is_const(z))
@@ -294,7 +307,26 @@ static int read_qparam(ox_cx *cx, int si, int zi, int rank, int64_t axis_attr, q
     }
     TRY(q->scale = ox_node_of(cx, s));
     TRY(q->zp = zp_node(cx, zi));
+    const ox_tensor *t = ox_data(cx, s);
+    q->sv = t && t->f ? t->f : NULL;
+    q->sn = q->sv ? t->n : 0;
     return 0;
+}
+
+/* Do two scales hold the same numbers? */
+static bool same_scale(ox_cx *cx, const qparam *a, const qparam *b)
+{
+    if (a->scale == b->scale)
+        return true;
+    if (!a->sv || !b->sv)
+        return same_numbers(cx, a->scale, b->scale);
+    if (a->sn != b->sn && a->sn != 1 && b->sn != 1)
+        return false;
+    size_t n = a->sn > b->sn ? a->sn : b->sn;
+    for (size_t i = 0; i < n; i++)
+        if (!close(a->sv[a->sn == 1 ? 0 : i], b->sv[b->sn == 1 ? 0 : i]))
+            return false;
+    return true;
 }
 
 /* ---- lazy values --------------------------------------------------------------- */
@@ -379,28 +411,42 @@ static pend *new_dq(ox_cx *cx, int data, byoc_dtype dt, const qparam *q)
 
 /* The accumulator of a qnn.conv2d or qnn.dense: int32 with scale
  * s_x * s_w and zero point 0, per channel (axis) when s_w is. */
-static int acc_scale(ox_cx *cx, const qparam *xq, const qparam *wq)
+static int acc_qparam(ox_cx *cx, const qparam *xq, const qparam *wq, int64_t axis, qparam *acc)
 {
-    double sx, sw[QMAX_VALUES];
-    size_t n;
     byoc_tensor_type wt = node_type(cx, wq->scale);
     if (wt.rank > 1 || (wt.rank == 1 && wt.dims[0] < 0))
         return ox_fail(cx, "a weight scale of rank %d", wt.rank);
-    bool known = known_scalar(cx, xq->scale, &sx)
-                 && known_numbers(cx, wq->scale, sw, QMAX_VALUES, &n)
-                 && n == (wt.rank == 0 ? 1 : (size_t)wt.dims[0]);
-    for (size_t i = 0; known && i < n; i++)
-        sw[i] *= sx;
-    return make_const(cx, BYOC_DT_FLOAT32, wt.rank, wt.rank == 1 ? wt.dims[0] : 0,
-                      known ? sw : NULL);
+    size_t n = wt.rank == 0 ? 1 : (size_t)wt.dims[0];
+    double sx;
+    bool known = (xq->sv && xq->sn == 1 ? (sx = xq->sv[0], true) : known_scalar(cx, xq->scale, &sx));
+    double *v = NULL;
+    if (known && wq->sv && wq->sn == n) {
+        v = ox_alloc(cx, sizeof(double) * n);
+        for (size_t i = 0; i < n; i++)
+            v[i] = wq->sv[i] * sx;
+    } else if (known && n <= QMAX_VALUES) {
+        double w[QMAX_VALUES];
+        size_t nw;
+        if (known_numbers(cx, wq->scale, w, QMAX_VALUES, &nw) && nw == n) {
+            v = ox_alloc(cx, sizeof(double) * n);
+            for (size_t i = 0; i < n; i++)
+                v[i] = w[i] * sx;
+        }
+    }
+    acc->scale = make_const(cx, BYOC_DT_FLOAT32, wt.rank, wt.rank == 1 ? wt.dims[0] : 0, v);
+    acc->zp = make_const(cx, BYOC_DT_INT32, 0, 0, (const double[]){0});
+    acc->axis = axis;
+    acc->sv = v;
+    acc->sn = v ? n : 0;
+    TRY(acc->scale);
+    TRY(acc->zp);
+    return 0;
 }
 
-static int define_acc(ox_cx *cx, int acc, int scale, int64_t axis)
+static int define_acc(ox_cx *cx, int acc, const qparam *q)
 {
-    qparam q = {scale, make_const(cx, BYOC_DT_INT32, 0, 0, (const double[]){0}), axis};
     TRY(acc);
-    TRY(q.zp);
-    ox_define_lazy(cx, 0, &new_dq(cx, acc, BYOC_DT_INT32, &q)->base);
+    ox_define_lazy(cx, 0, &new_dq(cx, acc, BYOC_DT_INT32, q)->base);
     return 0;
 }
 
@@ -420,12 +466,14 @@ static bool bias_ok(ox_cx *cx, ox_value *b)
     return ox_is_const(b) && t.dtype == BYOC_DT_FLOAT32 && t.rank == 1;
 }
 
-/* The bias as int32 in the accumulator's quantization (scale node s). */
-static int int_bias(ox_cx *cx, ox_value *b, int s, int64_t axis)
+/* The bias as int32 in the accumulator's quantization. */
+static int int_bias(ox_cx *cx, ox_value *b, const qparam *acc)
 {
+    int s = acc->scale;
+    int64_t axis = acc->axis;
     const pend *p = plain_dq(b);
     if (p) {
-        if (same_numbers(cx, p->q.scale, s) && all_zero(cx, p->q.zp))
+        if (same_scale(cx, &p->q, acc) && all_zero(cx, p->q.zp))
             return p->data;
         /* Another quantization: brought to the accumulator's. */
         int args[5] = {p->data, p->q.scale, p->q.zp, s,
@@ -440,12 +488,11 @@ static int int_bias(ox_cx *cx, ox_value *b, int s, int64_t axis)
      * are. */
     byoc_tensor_type bt = ox_type(cx, b);
     const ox_tensor *bd = ox_data(cx, b);
-    double sv[QMAX_VALUES], v[QMAX_VALUES];
-    size_t ns = 0;
-    bool known = bd && bd->f && bd->n <= QMAX_VALUES
-                 && known_numbers(cx, s, sv, QMAX_VALUES, &ns) && (ns == 1 || ns == bd->n);
+    double v[QMAX_VALUES];
+    size_t ns = acc->sn;
+    bool known = bd && bd->f && bd->n <= QMAX_VALUES && acc->sv && (ns == 1 || ns == bd->n);
     for (size_t i = 0; known && i < bd->n; i++) {
-        double si = sv[ns == 1 ? 0 : i];
+        double si = acc->sv[ns == 1 ? 0 : i];
         known = si != 0;
         v[i] = known ? rint(bd->f[i] / si) : 0;
     }
@@ -557,12 +604,11 @@ static int rw_conv(ox_cx *cx)
     int rc = qconv2d(cx, x->data, &x->q, w->data, &w->q, &node);
     if (rc != 0)
         return rc;
-    int s = acc_scale(cx, &x->q, &w->q);
-    TRY(s);
-    int64_t axis = w->q.axis >= 0 ? 1 : -1;
+    qparam acc;
+    TRY(acc_qparam(cx, &x->q, &w->q, w->q.axis >= 0 ? 1 : -1, &acc));
     if (b)
-        node = call2(cx, "nn.bias_add", node, int_bias(cx, b, s, axis));
-    return define_acc(cx, node, s, axis);
+        node = call2(cx, "nn.bias_add", node, int_bias(cx, b, &acc));
+    return define_acc(cx, node, &acc);
 }
 
 /* Gemm(DQ(a), DQ(b) [, c]) with alpha = beta = 1 and no transA, and
@@ -591,13 +637,12 @@ static int rw_dense(ox_cx *cx)
     qparam wq = w->q;
     wq.axis = w->q.axis >= 0 ? 0 : -1;
     int node = qdense(cx, a->data, &a->q, wn, &wq);
-    int s = acc_scale(cx, &a->q, &w->q);
     TRY(node);
-    TRY(s);
-    int64_t axis = w->q.axis >= 0 ? 1 : -1;
+    qparam acc;
+    TRY(acc_qparam(cx, &a->q, &w->q, w->q.axis >= 0 ? 1 : -1, &acc));
     if (c)
-        node = call2(cx, "nn.bias_add", node, int_bias(cx, c, s, axis));
-    return define_acc(cx, node, s, axis);
+        node = call2(cx, "nn.bias_add", node, int_bias(cx, c, &acc));
+    return define_acc(cx, node, &acc);
 }
 
 /* Add, Mul, Sub of two dequantized tensors: their QNN op once a
@@ -829,7 +874,7 @@ static int quantize_pend(ox_cx *cx, const pend *p, const qparam *oq, byoc_dtype 
                        oq->scale, oq->zp};
         node = ox_call(cx, p->qop, args, 8);
     } else {
-        bool same = same_numbers(cx, p->q.scale, oq->scale) && same_numbers(cx, p->q.zp, oq->zp)
+        bool same = same_scale(cx, &p->q, oq) && same_numbers(cx, p->q.zp, oq->zp)
                     && (p->q.axis == oq->axis || oq->axis < 0);
         if (same && p->dtype == dt) {
             node = p->data;

@@ -1,0 +1,42 @@
+#!/bin/sh
+# A QDQ-quantized model (tests/onnx/gen_qdq.py: int8 dense layers with
+# per-channel and per-tensor weights, a residual add) partitions with
+# CMSIS-NN and Ethos-U taking its quantized ops, and `byoc explain` says
+# why CMSIS-NN refuses the dense whose weight zero point is 3.  Skipped
+# without Debian's python3-onnx.  The shared torch qresnet18 QDQ export,
+# when ../shared/models is there, has no opaque call and known FLOPs.
+set -u
+: "${BYOC:?}" "${top_srcdir:?}"
+PY=${ONNX_PYTHON:-/usr/bin/python3}
+"$PY" -c 'import onnx' 2>/dev/null || { echo "SKIP: no python3 with onnx"; exit 77; }
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT INT TERM
+pass=0 fail=0
+ok() { echo "PASS: $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL: $1"; fail=$((fail + 1)); }
+m=$tmp/qdq.onnx
+"$PY" "$top_srcdir/tests/onnx/gen_qdq.py" "$m" || exit 99
+"$BYOC" info "$m" >"$tmp/info" 2>&1
+if grep -q "opaque calls: 0" "$tmp/info" && grep -q "2  qnn.dense" "$tmp/info" \
+   && grep -q "1  qnn.add" "$tmp/info" && ! grep -q "some calls have no known FLOP" "$tmp/info"; then
+    ok "info: QNN ops, no opaque call"; else bad "info"; cat "$tmp/info"; fi
+"$BYOC" partition "$m" -t cmsisnn >"$tmp/p" 2>&1
+if grep -Eq "^[0-9]+ +cmsisnn +mcu +qnn_fully_connected " "$tmp/p"; then
+    ok "cmsisnn takes the dense with zero weight zero points"; else bad "cmsisnn partition"; cat "$tmp/p"; fi
+"$BYOC" partition "$m" -t ethosu >"$tmp/p" 2>&1
+if grep -Eq "^[0-9]+ +ethosu +npu +fully_connected\+add\+fully_connected " "$tmp/p"; then
+    ok "ethosu takes both denses and the add"; else bad "ethosu partition"; cat "$tmp/p"; fi
+"$BYOC" compare "$m" -t cmsisnn >"$tmp/c" 2>&1
+if grep -q "^single:cmsisnn" "$tmp/c"; then ok "compare -t cmsisnn"; else bad "compare"; cat "$tmp/c"; fi
+"$BYOC" explain "$m" --node %h2q -t cmsisnn >"$tmp/e" 2>&1
+if grep -q 'pattern qnn_fully_connected .*matches, but `all(v in values(kzp): v == 0)` is false' "$tmp/e"; then
+    ok "explain: a non-zero kernel zero point is refused"; else bad "explain"; cat "$tmp/e"; fi
+q=$top_srcdir/../shared/models/onnx-modern/torch_qresnet18_qdq.graph.onnx
+if [ -f "$q" ]; then
+    "$BYOC" info "$q" >"$tmp/q" 2>&1
+    if grep -q "opaque calls: 0" "$tmp/q" && grep -q "20  qnn.conv2d" "$tmp/q" \
+       && ! grep -q "some calls have no known FLOP" "$tmp/q"; then
+        ok "qresnet18: QNN convs, no opaque call"; else bad "qresnet18"; cat "$tmp/q"; fi
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
