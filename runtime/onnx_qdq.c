@@ -991,3 +991,430 @@ int ox_conv_dequantize(ox_cx *cx)
     ox_define_lazy(cx, 0, &new_dq(cx, data, xt.dtype, &q)->base);
     return 0;
 }
+
+/* ---- the QOperator ops ------------------------------------------------------------ */
+
+/* A unit scale and the zero point of input zi (ConvInteger,
+ * MatMulInteger: integer ops on (x - zero point)). */
+static int unit_qparam(ox_cx *cx, int zi, qparam *q)
+{
+    static const double one = 1.0;
+    memset(q, 0, sizeof *q);
+    q->axis = -1;
+    TRY(q->scale = make_const(cx, BYOC_DT_FLOAT32, 0, 0, &one));
+    TRY(q->zp = zp_node(cx, zi));
+    q->sv = &one;
+    q->sn = 1;
+    return 0;
+}
+
+/* The output dtype of a QLinear op: its zero point's (input zi), else
+ * input 0's. */
+static byoc_dtype qlinear_out_dtype(ox_cx *cx, int zi)
+{
+    ox_value *z = ox_in(cx, zi);
+    byoc_dtype dt = z ? ox_type(cx, z).dtype : ox_type(cx, ox_in(cx, 0)).dtype;
+    return dt == BYOC_DT_VOID ? BYOC_DT_UINT8 : dt;
+}
+
+/* Requantize an int32 accumulator (acc) to output quantization (si, zi). */
+static int requantize_to(ox_cx *cx, int node, const qparam *acc, int si, int zi, int rank)
+{
+    qparam yq;
+    int rc = read_qparam(cx, si, zi, rank, 1, &yq);
+    if (rc != 0)
+        return rc;
+    if (yq.axis >= 0)
+        return ox_unsupported(cx, "a per-channel output quantization");
+    int args[5] = {node, acc->scale, acc->zp, yq.scale, yq.zp};
+    int r = ox_call(cx, "qnn.requantize", args, 5);
+    if (acc->axis >= 0)
+        TRY(ox_set_int(cx, r, "axis", acc->axis));
+    TRY(ox_set_dtype(cx, r, "out_dtype", qlinear_out_dtype(cx, zi)));
+    return define(cx, 0, r);
+}
+
+/* QLinearConv(x, x_scale, x_zp, w, w_scale, w_zp, y_scale, y_zp [, B]):
+ * qnn.conv2d [+ nn.bias_add of the int32 B] + qnn.requantize, as TVM.
+ * ConvInteger(x, w [, x_zp, w_zp]): qnn.conv2d with unit scales, its
+ * int32 result. */
+int ox_conv_qlinear_conv(ox_cx *cx)
+{
+    bool integer = strcmp(cx->node->op_type, "ConvInteger") == 0;
+    int wi = integer ? 1 : 3;
+    ox_value *x = ox_in(cx, 0), *w = ox_in(cx, wi);
+    if (!x || !w || (!integer && (!ox_in(cx, 1) || !ox_in(cx, 4) || !ox_in(cx, 6))))
+        return ox_fail(cx, integer ? "inputs x and w are required"
+                                   : "inputs x, x_scale, w, w_scale and y_scale are required");
+    byoc_tensor_type xt = ox_type(cx, x), wt = ox_type(cx, w);
+    if (xt.rank != 4 || wt.rank != 4)
+        return ox_unsupported(cx, xt.rank < 0 || wt.rank < 0
+                                      ? "the ranks of its inputs are not known"
+                                      : "a quantized convolution that is not 2-D; QNN has "
+                                        "qnn.conv2d only");
+    qparam xq, wq;
+    int rc = integer ? unit_qparam(cx, 2, &xq) : read_qparam(cx, 1, 2, 4, 1, &xq);
+    if (rc == 0)
+        rc = integer ? unit_qparam(cx, 3, &wq) : read_qparam(cx, 4, 5, 4, 0, &wq);
+    if (rc != 0)
+        return rc;
+    int node = -1;
+    TRY(rc = qconv2d(cx, ox_node_of(cx, x), &xq, ox_node_of(cx, w), &wq, &node));
+    if (rc > 0)
+        return rc;
+    if (integer)
+        return define(cx, 0, node);
+    qparam acc;
+    TRY(acc_qparam(cx, &xq, &wq, wq.axis >= 0 ? 1 : -1, &acc));
+    if (ox_in(cx, 8))
+        node = call2(cx, "nn.bias_add", node, ox_arg(cx, 8));
+    TRY(node);
+    return requantize_to(cx, node, &acc, 6, 7, 4);
+}
+
+/* QLinearMatMul(a, a_scale, a_zp, b, b_scale, b_zp, y_scale, y_zp) and
+ * MatMulInteger(a, b [, a_zp, b_zp]) of two matrices: qnn.dense with b
+ * transposed (a constant b into a transposed constant), requantized for
+ * QLinearMatMul.  TVM spells the batched forms with qnn.batch_matmul;
+ * those stay opaque here. */
+int ox_conv_qlinear_matmul(ox_cx *cx)
+{
+    bool integer = strcmp(cx->node->op_type, "MatMulInteger") == 0;
+    int bi = integer ? 1 : 3;
+    ox_value *a = ox_in(cx, 0), *b = ox_in(cx, bi);
+    if (!a || !b || (!integer && (!ox_in(cx, 1) || !ox_in(cx, 4) || !ox_in(cx, 6))))
+        return ox_fail(cx, integer ? "inputs A and B are required"
+                                   : "inputs a, a_scale, b, b_scale and y_scale are required");
+    if (ox_type(cx, a).rank != 2 || ox_type(cx, b).rank != 2)
+        return ox_unsupported(cx, "a product of other than two matrices");
+    qparam aq, bq;
+    int rc = integer ? unit_qparam(cx, 2, &aq) : read_qparam(cx, 1, 2, 2, 1, &aq);
+    if (rc == 0)
+        rc = integer ? unit_qparam(cx, 3, &bq) : read_qparam(cx, 4, 5, 2, 1, &bq);
+    if (rc != 0)
+        return rc;
+    byoc_tensor_type azt = node_type(cx, aq.zp);
+    if (aq.axis >= 0 || (azt.rank == 1 && azt.dims[0] != 1))
+        return ox_unsupported(cx, "a per-row quantization of A");
+    /* b's per-column zero points are per-row ones of the transposed b. */
+    byoc_tensor_type bzt = node_type(cx, bq.zp);
+    qparam wq = bq;
+    wq.axis = bq.axis >= 0 || (bzt.rank == 1 && bzt.dims[0] != 1) ? 0 : -1;
+    int w = dense_weight(cx, ox_node_of(cx, b));
+    int node = qdense(cx, ox_node_of(cx, a), &aq, w, &wq);
+    TRY(node);
+    if (integer)
+        return define(cx, 0, node);
+    qparam acc;
+    TRY(acc_qparam(cx, &aq, &bq, bq.axis >= 0 ? 1 : -1, &acc));
+    return requantize_to(cx, node, &acc, 6, 7, 2);
+}
+
+/* com.microsoft QLinearAdd and QLinearMul(A, A_scale, A_zp, B, B_scale,
+ * B_zp, C_scale, C_zp): qnn.add and qnn.mul, as TVM. */
+int ox_conv_qlinear_binary(ox_cx *cx)
+{
+    if (!ox_in(cx, 0) || !ox_in(cx, 1) || !ox_in(cx, 3) || !ox_in(cx, 4) || !ox_in(cx, 6))
+        return ox_fail(cx, "inputs A, A_scale, B, B_scale and C_scale are required");
+    qparam aq, bq, cq;
+    int rc = read_qparam(cx, 1, 2, -1, -1, &aq);
+    if (rc == 0)
+        rc = read_qparam(cx, 4, 5, -1, -1, &bq);
+    if (rc == 0)
+        rc = read_qparam(cx, 6, 7, -1, -1, &cq);
+    if (rc != 0)
+        return rc;
+    int args[8] = {ox_arg(cx, 0), ox_arg(cx, 3), aq.scale, aq.zp, bq.scale, bq.zp,
+                   cq.scale, cq.zp};
+    return define(cx, 0, ox_call(cx, cx->map->relay, args, 8));
+}
+
+/* com.microsoft QLinearSigmoid and QLinearLeakyRelu(X, X_scale, X_zp,
+ * Y_scale, Y_zp): qnn.sigmoid and qnn.leaky_relu (alpha, 0.01 by
+ * default). */
+int ox_conv_qlinear_unary(ox_cx *cx)
+{
+    if (!ox_in(cx, 0) || !ox_in(cx, 1) || !ox_in(cx, 3))
+        return ox_fail(cx, "inputs X, X_scale and Y_scale are required");
+    double alpha = 0.01;
+    bool leaky = strcmp(cx->map->relay, "qnn.leaky_relu") == 0;
+    if (leaky)
+        TRY(ox_attr_float(cx, "alpha", 0.01, &alpha));
+    qparam xq, yq;
+    int rc = read_qparam(cx, 1, 2, -1, -1, &xq);
+    if (rc == 0)
+        rc = read_qparam(cx, 3, 4, -1, -1, &yq);
+    if (rc != 0)
+        return rc;
+    int args[5] = {ox_arg(cx, 0), xq.scale, xq.zp, yq.scale, yq.zp};
+    int node = ox_call(cx, cx->map->relay, args, 5);
+    if (leaky)
+        TRY(ox_set_float(cx, node, "alpha", alpha));
+    return define(cx, 0, node);
+}
+
+/* com.microsoft QLinearAveragePool and QLinearGlobalAveragePool(X,
+ * x_scale, x_zp, y_scale, y_zp): the pool of X cast to int32, cast back
+ * when the quantizations agree and requantized otherwise - what the QDQ
+ * form of the same pool gives.  channels_last stays opaque. */
+int ox_conv_qlinear_pool(ox_cx *cx)
+{
+    if (!ox_in(cx, 0) || !ox_in(cx, 1) || !ox_in(cx, 3))
+        return ox_fail(cx, "inputs X, x_scale and y_scale are required");
+    int64_t last, count_pad;
+    TRY(ox_attr_int(cx, "channels_last", 0, &last));
+    TRY(ox_attr_int(cx, "count_include_pad", 0, &count_pad));
+    if (last)
+        return ox_unsupported(cx, "channels_last");
+    const int64_t *pads;
+    size_t np;
+    TRY(ox_attr_ints(cx, "pads", &pads, &np));
+    for (size_t i = 0; count_pad && i < np; i++)
+        if (pads[i])
+            return ox_unsupported(cx, "count_include_pad with padding counts the integer 0, "
+                                      "not the zero point");
+    byoc_tensor_type xt = ox_type(cx, ox_in(cx, 0));
+    if (!is_qdtype(xt.dtype))
+        return ox_unsupported(cx, "the input's dtype is not known");
+    qparam xq, yq;
+    int rc = read_qparam(cx, 1, 2, -1, -1, &xq);
+    if (rc == 0)
+        rc = read_qparam(cx, 3, 4, -1, -1, &yq);
+    if (rc != 0)
+        return rc;
+    int c = call1(cx, "cast", ox_arg(cx, 0));
+    TRY(ox_set_dtype(cx, c, "dtype", BYOC_DT_INT32));
+    bool global = strcmp(cx->node->op_type, "QLinearGlobalAveragePool") == 0;
+    rc = ox_convert_as(cx, global ? "GlobalAveragePool" : "AveragePool", &c, 1);
+    if (rc != 0)
+        return rc;
+    int out = ox_out_node(cx, 0);
+    TRY(out);
+    pend *p = new_dq(cx, out, BYOC_DT_INT32, &xq);
+    p->fits = xt.dtype;
+    rc = quantize_pend(cx, p, &yq, qlinear_out_dtype(cx, 4));
+    return rc == OX_QDQ_NONE ? ox_unsupported(cx, "a per-channel output quantization") : rc;
+}
+
+/* com.microsoft QLinearConcat(Y_scale, Y_zp, X1, X1_scale, X1_zp, ...):
+ * qnn.concatenate of the tensors, their scales and zero points (tuples),
+ * as TVM. */
+int ox_conv_qlinear_concat(ox_cx *cx)
+{
+    int n = cx->node->ninputs - 2;
+    if (n < 3 || n % 3 != 0 || !ox_in(cx, 0))
+        return ox_fail(cx, "expected Y_scale, Y_zero_point and (tensor, scale, zero point) "
+                           "triples, not %d inputs", cx->node->ninputs);
+    int64_t axis;
+    if (ox_attr_int(cx, "axis", 0, &axis) <= 0)
+        return ox_fail(cx, "attribute 'axis' is required and must be an int");
+    int k = n / 3;
+    int *xs = ox_alloc(cx, sizeof(int) * (size_t)k), *ss = ox_alloc(cx, sizeof(int) * (size_t)k),
+        *zs = ox_alloc(cx, sizeof(int) * (size_t)k);
+    qparam yq;
+    int rc = read_qparam(cx, 0, 1, -1, -1, &yq);
+    if (rc != 0)
+        return rc;
+    for (int i = 0; i < k; i++) {
+        qparam q;
+        if (!ox_in(cx, 2 + 3 * i) || !ox_in(cx, 3 + 3 * i))
+            return ox_fail(cx, "tensor %d or its scale is missing", i + 1);
+        if ((rc = read_qparam(cx, 3 + 3 * i, 4 + 3 * i, -1, -1, &q)) != 0)
+            return rc;
+        TRY(xs[i] = ox_arg(cx, 2 + 3 * i));
+        ss[i] = q.scale;
+        zs[i] = q.zp;
+    }
+    int args[5] = {ox_tuple(cx, xs, k), ox_tuple(cx, ss, k), ox_tuple(cx, zs, k), yq.scale,
+                   yq.zp};
+    int node = ox_call(cx, "qnn.concatenate", args, 5);
+    TRY(ox_set_int(cx, node, "axis", axis));
+    return define(cx, 0, node);
+}
+
+/* The dynamic quantization of x to uint8, as ONNX defines it and TVM
+ * builds it: scale = (max(x, 0) - min(x, 0)) / 255, zero point =
+ * round(clip(-min(x, 0) / scale, 0, 255)); the float zero point in *zpf. */
+static int dynamic_quantize(ox_cx *cx, int x, int *scale, int *zpf)
+{
+    int zero = ox_scalar(cx, BYOC_DT_FLOAT32, 0);
+    int hi = call2(cx, "maximum", call1(cx, "max", x), zero);
+    int lo = call2(cx, "minimum", call1(cx, "min", x), zero);
+    *scale = call2(cx, "divide", call2(cx, "subtract", hi, lo), ox_scalar(cx, BYOC_DT_FLOAT32, 255));
+    int z = call1(cx, "clip", call2(cx, "divide", call1(cx, "negative", lo), *scale));
+    TRY(ox_set_float(cx, z, "a_min", 0));
+    TRY(ox_set_float(cx, z, "a_max", 255));
+    *zpf = call1(cx, "round", z);
+    return *zpf;
+}
+
+static int cast_to(ox_cx *cx, int x, byoc_dtype dt)
+{
+    int c = call1(cx, "cast", x);
+    TRY(ox_set_dtype(cx, c, "dtype", dt));
+    return c;
+}
+
+/* DynamicQuantizeLinear(x): (qnn.quantize(x, scale, zero point), scale,
+ * zero point) with the scale and zero point computed from x's range. */
+int ox_conv_dynamic_quantize(ox_cx *cx)
+{
+    int x = ox_arg(cx, 0), scale, zpf;
+    TRY(x);
+    if (ox_type(cx, ox_in(cx, 0)).dtype != BYOC_DT_FLOAT32)
+        return ox_unsupported(cx, "a %s input; ONNX takes float",
+                              byoc_dtype_name(ox_type(cx, ox_in(cx, 0)).dtype));
+    TRY(dynamic_quantize(cx, x, &scale, &zpf));
+    int args[3] = {x, scale, cast_to(cx, zpf, BYOC_DT_INT32)};
+    int y = ox_call(cx, "qnn.quantize", args, 3);
+    TRY(ox_set_dtype(cx, y, "out_dtype", BYOC_DT_UINT8));
+    TRY(define(cx, 0, y));
+    TRY(define(cx, 1, scale));
+    return define(cx, 2, cast_to(cx, zpf, BYOC_DT_UINT8));
+}
+
+/* com.microsoft QGemm(A, a_scale, a_zp, B, b_scale, b_zp [, C, y_scale,
+ * y_zp]) with alpha 1 and no transA: qnn.dense [+ the int32 C], then
+ * requantized to y, or dequantized when y_scale is absent (a float
+ * output). */
+int ox_conv_qgemm(ox_cx *cx)
+{
+    if (!ox_in(cx, 0) || !ox_in(cx, 1) || !ox_in(cx, 3) || !ox_in(cx, 4))
+        return ox_fail(cx, "inputs A, a_scale, B and b_scale are required");
+    double alpha;
+    int64_t ta, tb;
+    TRY(ox_attr_float(cx, "alpha", 1.0, &alpha));
+    TRY(ox_attr_int(cx, "transA", 0, &ta));
+    TRY(ox_attr_int(cx, "transB", 0, &tb));
+    if (ta || alpha != 1)
+        return ox_unsupported(cx, "transA or an alpha other than 1");
+    ox_value *c = ox_in(cx, 6);
+    byoc_tensor_type ct = c ? ox_type(cx, c) : ox_type(cx, ox_in(cx, 0));
+    if (ox_type(cx, ox_in(cx, 0)).rank != 2 || ox_type(cx, ox_in(cx, 3)).rank != 2
+        || (c && (ct.rank != 1 || ct.dtype != BYOC_DT_INT32)))
+        return ox_unsupported(cx, "a product of other than two matrices, or a bias other "
+                                  "than an int32 vector");
+    qparam aq, bq;
+    int rc = read_qparam(cx, 1, 2, 2, 1, &aq);
+    if (rc == 0)
+        rc = read_qparam(cx, 4, 5, 2, tb ? 0 : 1, &bq);
+    if (rc != 0)
+        return rc;
+    if (aq.axis >= 0)
+        return ox_unsupported(cx, "a per-row quantization of A");
+    qparam wq = bq;
+    wq.axis = bq.axis >= 0 ? 0 : -1;
+    int b = ox_arg(cx, 3);
+    int node = qdense(cx, ox_arg(cx, 0), &aq, tb ? b : dense_weight(cx, b), &wq);
+    qparam acc;
+    TRY(acc_qparam(cx, &aq, &bq, bq.axis >= 0 ? 1 : -1, &acc));
+    if (c)
+        node = call2(cx, "nn.bias_add", node, ox_arg(cx, 6));
+    TRY(node);
+    if (ox_in(cx, 7))
+        return requantize_to(cx, node, &acc, 7, 8, 2);
+    int args[3] = {node, acc.scale, acc.zp};
+    int d = ox_call(cx, "qnn.dequantize", args, 3);
+    if (acc.axis >= 0)
+        TRY(ox_set_int(cx, d, "axis", acc.axis));
+    return define(cx, 0, d);
+}
+
+/* The float product of a quantized A ([..., K]) and B ([K, N]) with
+ * scales (as, bs), A per tensor: qnn.dense on A flattened to 2-D, its
+ * int32 result dequantized with scale as * bs (s_ab, a graph node),
+ * reshaped back, plus the float bias (input bias_i) when given. */
+static int dense_to_float(ox_cx *cx, int a, const qparam *aq, int b, const qparam *bq,
+                          int s_ab, int bias_i)
+{
+    /* A's shape is input 0's: a quantized A built here is not typed yet. */
+    byoc_tensor_type at = ox_type(cx, ox_in(cx, 0)), bt = node_type(cx, b);
+    int r = at.rank;
+    int64_t K = r >= 1 ? at.dims[r - 1] : -1, N = bt.dims[1];
+    if (r > 2) {
+        int64_t flat[2] = {-1, K};
+        a = call1(cx, "reshape", a);
+        TRY(ox_set_ints(cx, a, "newshape", flat, 2));
+    }
+    qparam wq = *bq;
+    wq.axis = bq->axis >= 0 ? 0 : -1;
+    int node = qdense(cx, a, aq, dense_weight(cx, b), &wq);
+    int args[3] = {node, s_ab, make_const(cx, BYOC_DT_INT32, 0, 0, (const double[]){0})};
+    int d = ox_call(cx, "qnn.dequantize", args, 3);
+    if (bq->axis >= 0)
+        TRY(ox_set_int(cx, d, "axis", 1));
+    if (r > 2) {
+        int64_t shape[BYOC_MAX_RANK];
+        for (int k = 0; k < r - 1; k++)
+            shape[k] = at.dims[k] >= 0 ? at.dims[k] : -1;
+        shape[r - 1] = N;
+        d = call1(cx, "reshape", d);
+        TRY(ox_set_ints(cx, d, "newshape", shape, (size_t)r));
+    }
+    if (ox_in(cx, bias_i))
+        d = call2(cx, "add", d, ox_arg(cx, bias_i));
+    return define(cx, 0, d);
+}
+
+/* Checks shared by the two: A of rank >= 2 flattened to 2-D and
+ * reshaped back, so its last axis and all but one of the others known; B
+ * a matrix. */
+static int check_float_matmul(ox_cx *cx, int bi)
+{
+    byoc_tensor_type at = ox_type(cx, ox_in(cx, 0)), bt = ox_type(cx, ox_in(cx, bi));
+    int unknown = 0;
+    for (int k = 0; k + 1 < at.rank; k++)
+        unknown += at.dims[k] < 0;
+    if (at.rank < 2 || bt.rank != 2 || bt.dims[1] < 0 || at.dims[at.rank - 1] < 0
+        || (at.rank > 2 && unknown > 1))
+        return ox_unsupported(cx, "A must have rank 2 or more and B be a matrix, with the "
+                                  "reduced and output axes and all but one of A's others "
+                                  "known");
+    return 0;
+}
+
+/* com.microsoft MatMulIntegerToFloat(A, B, a_scale, b_scale [, a_zp,
+ * b_zp, bias]): qnn.dense dequantized, plus the bias. */
+int ox_conv_matmul_integer_to_float(ox_cx *cx)
+{
+    if (!ox_in(cx, 0) || !ox_in(cx, 1) || !ox_in(cx, 2) || !ox_in(cx, 3))
+        return ox_fail(cx, "inputs A, B, a_scale and b_scale are required");
+    int rc = check_float_matmul(cx, 1);
+    if (rc != 0)
+        return rc;
+    qparam aq, bq;
+    rc = read_qparam(cx, 2, 4, -1, -1, &aq);
+    if (rc == 0)
+        rc = read_qparam(cx, 3, 5, 2, 1, &bq);
+    if (rc != 0)
+        return rc;
+    if (aq.axis >= 0)
+        return ox_unsupported(cx, "a per-row quantization of A");
+    qparam acc;
+    TRY(acc_qparam(cx, &aq, &bq, bq.axis >= 0 ? 1 : -1, &acc));
+    return dense_to_float(cx, ox_arg(cx, 0), &aq, ox_arg(cx, 1), &bq, acc.scale, 6);
+}
+
+/* com.microsoft DynamicQuantizeMatMul(A, B, b_scale [, b_zp, bias]): A
+ * quantized to uint8 by its range (DynamicQuantizeLinear), then as
+ * MatMulIntegerToFloat; the product's scale is computed (a multiply). */
+int ox_conv_dynamic_quantize_matmul(ox_cx *cx)
+{
+    if (!ox_in(cx, 0) || !ox_in(cx, 1) || !ox_in(cx, 2))
+        return ox_fail(cx, "inputs A, B and b_scale are required");
+    int rc = check_float_matmul(cx, 1);
+    if (rc != 0)
+        return rc;
+    qparam bq;
+    if ((rc = read_qparam(cx, 2, 3, 2, 1, &bq)) != 0)
+        return rc;
+    int x = ox_arg(cx, 0), scale, zpf;
+    TRY(x);
+    TRY(dynamic_quantize(cx, x, &scale, &zpf));
+    qparam aq = {scale, cast_to(cx, zpf, BYOC_DT_INT32), -1, NULL, 0};
+    int args[3] = {x, aq.scale, aq.zp};
+    int y = ox_call(cx, "qnn.quantize", args, 3);
+    TRY(ox_set_dtype(cx, y, "out_dtype", BYOC_DT_UINT8));
+    return dense_to_float(cx, y, &aq, ox_arg(cx, 1), &bq, call2(cx, "multiply", scale, bq.scale),
+                          4);
+}

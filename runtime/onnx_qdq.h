@@ -19,6 +19,16 @@ int ox_qdq_rewrite(ox_cx *cx);
 /* The table's entries (onnx_ops.c). */
 int ox_conv_quantize(ox_cx *cx);        /* QuantizeLinear */
 int ox_conv_dequantize(ox_cx *cx);      /* DequantizeLinear */
+int ox_conv_qlinear_conv(ox_cx *cx);    /* QLinearConv, ConvInteger */
+int ox_conv_qlinear_matmul(ox_cx *cx);  /* QLinearMatMul, MatMulInteger */
+int ox_conv_qlinear_binary(ox_cx *cx);  /* com.microsoft QLinearAdd, QLinearMul */
+int ox_conv_qlinear_unary(ox_cx *cx);   /* com.microsoft QLinearSigmoid, QLinearLeakyRelu */
+int ox_conv_qlinear_pool(ox_cx *cx);    /* com.microsoft QLinear(Global)AveragePool */
+int ox_conv_qlinear_concat(ox_cx *cx);  /* com.microsoft QLinearConcat */
+int ox_conv_dynamic_quantize(ox_cx *cx); /* DynamicQuantizeLinear */
+int ox_conv_qgemm(ox_cx *cx);           /* com.microsoft QGemm */
+int ox_conv_matmul_integer_to_float(ox_cx *cx);  /* com.microsoft MatMulIntegerToFloat */
+int ox_conv_dynamic_quantize_matmul(ox_cx *cx);  /* com.microsoft DynamicQuantizeMatMul */
 
 /* From onnx_ops.c: the attribute readers of Conv and the pools. */
 int ox_spatial_ints(ox_cx *cx, const char *name, int nd, int per, int64_t def, int64_t *out);

@@ -389,6 +389,306 @@ START_TEST(constants_casts_axes)
 }
 END_TEST
 
+/* ---- the QOperator ops ---------------------------------------------------------- */
+
+/* QLinearConv with a per-channel weight and a bias: qnn.conv2d,
+ * nn.bias_add, qnn.requantize along the channels to y's uint8.
+ * ConvInteger: qnn.conv2d with unit scales, int32 out. */
+START_TEST(qlinear_conv_and_conv_integer)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "uint8[1,3,8,8]");
+    mb_scalar(&m, "xs", 0.5f);
+    mb_qints(&m, "xz", "uint8[]", 1, 128);
+    mb_weight(&m, "w", "int8[4,3,3,3]");
+    mb_floats(&m, "ws", 4, 0.1, 0.2, 0.3, 0.4);
+    mb_qints(&m, "wz", "int8[4]", 4, 0, 0, 0, 0);
+    mb_scalar(&m, "ys", 0.25f);
+    mb_qints(&m, "yz", "uint8[]", 1, 100);
+    mb_weight(&m, "b", "int32[4]");
+    Onnx__NodeProto *n = mb_node(&m, "QLinearConv", "qc", "x,xs,xz,w,ws,wz,ys,yz,b", "y");
+    attr_ints(&m, n, "pads", 4, 1, 1, 1, 1);
+    attr_ints(&m, n, "strides", 2, 2, 2);
+    mb_output(&m, "y", "uint8[1,4,4,4]");
+    byoc_graph *g = read_ok(&m);
+    int c = find_op(g, "qnn.conv2d");
+    ck_assert_str_eq(attr_text(g, c, "strides"), "[2, 2]");
+    ck_assert_str_eq(type_text(g, c), "Tensor[(1, 4, 4, 4), int32]");
+    /* Zero points all 0: one scalar. */
+    ck_assert_str_eq(type_text(g, byoc_node_arg(g, c, 3)), "Tensor[(), int32]");
+    ck_assert_int_eq(count_op(g, "nn.bias_add"), 1);
+    int rq = find_op(g, "qnn.requantize");
+    ck_assert_str_eq(attr_text(g, rq, "axis"), "1");
+    ck_assert_str_eq(attr_text(g, rq, "out_dtype"), "uint8");
+    ck_assert_str_eq(output_type(g), "Tensor[(1, 4, 4, 4), uint8]");
+    ck_assert(flops_known(g));
+    byoc_graph_destroy(g);
+
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "uint8[1,3,8,8]");
+    mb_weight(&m, "w", "uint8[4,3,1,1]");
+    mb_qints(&m, "xz", "uint8[]", 1, 3);
+    mb_node(&m, "ConvInteger", "ci", "x,w,xz", "y");
+    mb_output(&m, "y", "int32[1,4,8,8]");
+    g = read_ok(&m);
+    c = find_op(g, "qnn.conv2d");
+    ck_assert_int_eq(byoc_graph_output(g), c);
+    ck_assert_double_eq(byoc_node_const_value(g, byoc_node_arg(g, c, 4))->u.f, 1.0);
+    ck_assert_int_eq(byoc_node_const_value(g, byoc_node_arg(g, c, 2))->u.i, 3);
+    ck_assert_str_eq(output_type(g), "Tensor[(1, 4, 8, 8), int32]");
+    byoc_graph_destroy(g);
+
+    /* A 1-D convolution has no QNN form: opaque, with the reason. */
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "uint8[1,3,8]");
+    mb_weight(&m, "w", "uint8[4,3,1]");
+    mb_node(&m, "ConvInteger", "ci", "x,w", "y");
+    mb_output(&m, "y", "int32[1,4,8]");
+    g = read_ok(&m);
+    ck_assert(has_note(g, "QNN has qnn.conv2d only"));
+    ck_assert_int_eq(count_op(g, "qnn.conv2d"), 0);
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+/* QLinearMatMul with a constant B: qnn.dense on the transposed constant
+ * and qnn.requantize; MatMulInteger with a B computed at run time: a
+ * transpose; a batched one stays opaque. */
+START_TEST(qlinear_matmul_and_matmul_integer)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "a", "int8[2,5]");
+    mb_scalar(&m, "as", 0.5f);
+    mb_qints(&m, "az", "int8[]", 1, 0);
+    mb_weight(&m, "b", "int8[5,3]");
+    mb_scalar(&m, "bs", 0.5f);
+    mb_qints(&m, "bz", "int8[]", 1, 0);
+    mb_scalar(&m, "ys", 1.0f);
+    mb_qints(&m, "yz", "int8[]", 1, 0);
+    mb_node(&m, "QLinearMatMul", "qm", "a,as,az,b,bs,bz,ys,yz", "y");
+    mb_output(&m, "y", "int8[2,3]");
+    byoc_graph *g = read_ok(&m);
+    int d = find_op(g, "qnn.dense");
+    ck_assert_str_eq(type_text(g, byoc_node_arg(g, d, 1)), "Tensor[(3, 5), int8]");
+    ck_assert_int_eq(byoc_node_kind_of(g, byoc_node_arg(g, d, 1)), BYOC_N_CONST);
+    int rq = find_op(g, "qnn.requantize");
+    ck_assert_double_eq(byoc_node_const_value(g, byoc_node_arg(g, rq, 1))->u.f, 0.25);
+    ck_assert_str_eq(output_type(g), "Tensor[(2, 3), int8]");
+    byoc_graph_destroy(g);
+
+    mb_init(&m, 13, 7);
+    mb_input(&m, "a", "uint8[2,5]");
+    mb_input(&m, "b", "uint8[5,3]");
+    mb_node(&m, "MatMulInteger", "mi", "a,b", "y");
+    mb_output(&m, "y", "int32[2,3]");
+    g = read_ok(&m);
+    d = find_op(g, "qnn.dense");
+    ck_assert_str_eq(byoc_node_op_name(g, byoc_node_arg(g, d, 1)), "transpose");
+    ck_assert_str_eq(output_type(g), "Tensor[(2, 3), int32]");
+    ck_assert(flops_known(g));
+    byoc_graph_destroy(g);
+
+    mb_init(&m, 13, 7);
+    mb_input(&m, "a", "uint8[4,2,5]");
+    mb_input(&m, "b", "uint8[4,5,3]");
+    mb_node(&m, "MatMulInteger", "mi", "a,b", "y");
+    mb_output(&m, "y", "int32[4,2,3]");
+    g = read_ok(&m);
+    ck_assert(has_note(g, "a product of other than two matrices"));
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+/* DynamicQuantizeLinear: y, its scale and zero point from x's range. */
+START_TEST(dynamic_quantize_linear)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2,3]");
+    mb_node(&m, "DynamicQuantizeLinear", "dq", "x", "y,s,z");
+    mb_output(&m, "y", "uint8[2,3]");
+    mb_output(&m, "s", "float[]");
+    mb_output(&m, "z", "uint8[]");
+    byoc_graph *g = read_ok(&m);
+    int q = find_op(g, "qnn.quantize");
+    ck_assert_str_eq(type_text(g, q), "Tensor[(2, 3), uint8]");
+    ck_assert_int_eq(count_op(g, "max"), 1);
+    ck_assert_int_eq(count_op(g, "min"), 1);
+    ck_assert_int_eq(count_op(g, "round"), 1);
+    int s = byoc_node_arg(g, q, 1);
+    ck_assert_str_eq(byoc_node_op_name(g, s), "divide");
+    ck_assert_str_eq(type_text(g, s), "Tensor[(), float32]");
+    int out = byoc_graph_output(g);
+    ck_assert_str_eq(type_text(g, byoc_node_arg(g, out, 2)), "Tensor[(), uint8]");
+    ck_assert(flops_known(g));
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+/* ONNX Runtime's QLinearAdd, QLinearMul, QLinearSigmoid, QLinearLeakyRelu
+ * and QLinearConcat: their QNN ops with the scales and zero points. */
+START_TEST(ort_qlinear_elementwise)
+{
+    static const char *const ops[][2] = {{"QLinearAdd", "qnn.add"}, {"QLinearMul", "qnn.mul"}};
+    for (int k = 0; k < 2; k++) {
+        mb m;
+        mb_init(&m, 13, 7);
+        mb_opset(&m, "com.microsoft", 1);
+        mb_input(&m, "a", "int8[1,4]");
+        mb_input(&m, "b", "int8[1,4]");
+        mb_scalar(&m, "s1", 0.5f);
+        mb_scalar(&m, "s2", 0.25f);
+        mb_qints(&m, "z", "int8[]", 1, 2);
+        mb_domain(&m, mb_node(&m, ops[k][0], "bin", "a,s1,z,b,s2,z,s1,z", "y"), "com.microsoft");
+        mb_output(&m, "y", "int8[1,4]");
+        byoc_graph *g = read_ok(&m);
+        int a = find_op(g, ops[k][1]);
+        ck_assert_double_eq(byoc_node_const_value(g, byoc_node_arg(g, a, 4))->u.f, 0.25);
+        ck_assert_int_eq(byoc_node_const_value(g, byoc_node_arg(g, a, 3))->u.i, 2);
+        ck_assert_str_eq(output_type(g), "Tensor[(1, 4), int8]");
+        byoc_graph_destroy(g);
+    }
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_opset(&m, "com.microsoft", 1);
+    mb_input(&m, "x", "uint8[1,4]");
+    mb_scalar(&m, "s", 0.5f);
+    mb_qints(&m, "z", "uint8[]", 1, 128);
+    mb_domain(&m, mb_node(&m, "QLinearSigmoid", "sig", "x,s,z,s,z", "y1"), "com.microsoft");
+    Onnx__NodeProto *n = mb_node(&m, "QLinearLeakyRelu", "lr", "y1,s,z,s,z", "y2");
+    mb_domain(&m, n, "com.microsoft");
+    attr_float(&m, n, "alpha", 0.125f);
+    n = mb_node(&m, "QLinearConcat", "cat", "s,z,y1,s,z,y2,s,z", "y");
+    mb_domain(&m, n, "com.microsoft");
+    attr_int(&m, n, "axis", 1);
+    mb_output(&m, "y", "uint8[1,8]");
+    byoc_graph *g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "qnn.sigmoid"), 1);
+    int lr = find_op(g, "qnn.leaky_relu");
+    ck_assert_double_eq(byoc_node_attr(g, lr, "alpha")->u.f, 0.125);
+    int cat = find_op(g, "qnn.concatenate");
+    ck_assert_str_eq(attr_text(g, cat, "axis"), "1");
+    ck_assert_int_eq(byoc_node_kind_of(g, byoc_node_arg(g, cat, 1)), BYOC_N_TUPLE);
+    ck_assert_str_eq(output_type(g), "Tensor[(1, 8), uint8]");
+    ck_assert(flops_known(g));
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+/* QLinearAveragePool and QLinearGlobalAveragePool: the pool on the
+ * int32 cast, cast back (same quantization) or requantized; channels_last
+ * stays opaque. */
+START_TEST(ort_qlinear_pools)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_opset(&m, "com.microsoft", 1);
+    mb_input(&m, "x", "int8[1,2,4,4]");
+    mb_scalar(&m, "s", 0.5f);
+    mb_scalar(&m, "s2", 0.25f);
+    mb_qints(&m, "z", "int8[]", 1, 0);
+    Onnx__NodeProto *n = mb_node(&m, "QLinearAveragePool", "ap", "x,s,z,s,z", "a");
+    mb_domain(&m, n, "com.microsoft");
+    attr_ints(&m, n, "kernel_shape", 2, 2, 2);
+    attr_ints(&m, n, "strides", 2, 2, 2);
+    mb_domain(&m, mb_node(&m, "QLinearGlobalAveragePool", "gp", "a,s,z,s2,z", "y"),
+              "com.microsoft");
+    mb_output(&m, "y", "int8[1,2,1,1]");
+    byoc_graph *g = read_ok(&m);
+    int ap = find_op(g, "nn.avg_pool2d");
+    ck_assert_str_eq(type_text(g, ap), "Tensor[(1, 2, 2, 2), int32]");
+    int gp = find_op(g, "nn.global_avg_pool2d");
+    ck_assert_str_eq(type_text(g, gp), "Tensor[(1, 2, 1, 1), int32]");
+    ck_assert_int_eq(count_op(g, "cast"), 3);
+    int rq = find_op(g, "qnn.requantize");
+    ck_assert_int_eq(byoc_node_arg(g, rq, 0), gp);
+    ck_assert_str_eq(output_type(g), "Tensor[(1, 2, 1, 1), int8]");
+    byoc_graph_destroy(g);
+
+    mb_init(&m, 13, 7);
+    mb_opset(&m, "com.microsoft", 1);
+    mb_input(&m, "x", "int8[1,4,4,2]");
+    mb_scalar(&m, "s", 0.5f);
+    n = mb_node(&m, "QLinearGlobalAveragePool", "gp", "x,s,,s", "y");
+    mb_domain(&m, n, "com.microsoft");
+    attr_int(&m, n, "channels_last", 1);
+    mb_output(&m, "y", "int8[1,1,1,2]");
+    g = read_ok(&m);
+    ck_assert(has_note(g, "channels_last"));
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+/* QGemm with and without y_scale; MatMulIntegerToFloat and
+ * DynamicQuantizeMatMul on a 3-D A: flattened, qnn.dense, dequantized,
+ * reshaped back, the bias added. */
+START_TEST(ort_quantized_gemm_and_matmuls)
+{
+    for (int with_y = 0; with_y < 2; with_y++) {
+        mb m;
+        mb_init(&m, 13, 7);
+        mb_opset(&m, "com.microsoft", 1);
+        mb_input(&m, "a", "uint8[2,5]");
+        mb_scalar(&m, "as", 0.5f);
+        mb_qints(&m, "az", "uint8[]", 1, 128);
+        mb_weight(&m, "b", "int8[3,5]");
+        mb_scalar(&m, "bs", 0.5f);
+        mb_weight(&m, "c", "int32[3]");
+        mb_scalar(&m, "ys", 0.1f);
+        mb_qints(&m, "yz", "uint8[]", 1, 0);
+        Onnx__NodeProto *n = mb_node(&m, "QGemm", "qg", with_y ? "a,as,az,b,bs,,c,ys,yz"
+                                                               : "a,as,az,b,bs,,c", "y");
+        mb_domain(&m, n, "com.microsoft");
+        attr_int(&m, n, "transB", 1);
+        mb_output(&m, "y", with_y ? "uint8[2,3]" : "float[2,3]");
+        byoc_graph *g = read_ok(&m);
+        int d = find_op(g, "qnn.dense");
+        ck_assert_str_eq(attr_text(g, d, "units"), "3");
+        ck_assert_int_eq(count_op(g, "nn.bias_add"), 1);
+        ck_assert_int_eq(count_op(g, "qnn.requantize"), with_y);
+        ck_assert_int_eq(count_op(g, "qnn.dequantize"), !with_y);
+        ck_assert_str_eq(output_type(g), with_y ? "Tensor[(2, 3), uint8]" : "Tensor[(2, 3), float32]");
+        byoc_graph_destroy(g);
+    }
+    for (int dyn = 0; dyn < 2; dyn++) {
+        mb m;
+        mb_init(&m, 13, 7);
+        mb_opset(&m, "com.microsoft", 1);
+        mb_input(&m, "a", dyn ? "float[2,4,5]" : "uint8[2,4,5]");
+        mb_weight(&m, "b", "int8[5,3]");
+        mb_scalar(&m, "as", 0.5f);
+        mb_floats(&m, "bs", 3, 0.1, 0.2, 0.3);
+        mb_floats(&m, "bias", 3, 1.0, 2.0, 3.0);
+        Onnx__NodeProto *n = dyn ? mb_node(&m, "DynamicQuantizeMatMul", "mm", "a,b,bs,,bias", "y")
+                                 : mb_node(&m, "MatMulIntegerToFloat", "mm", "a,b,as,bs,,,bias", "y");
+        mb_domain(&m, n, "com.microsoft");
+        mb_output(&m, "y", "float[2,4,3]");
+        byoc_graph *g = read_ok(&m);
+        int d = find_op(g, "qnn.dense");
+        ck_assert_str_eq(type_text(g, byoc_node_arg(g, d, 0)), "Tensor[(8, 5), uint8]");
+        ck_assert_str_eq(type_text(g, byoc_node_arg(g, d, 1)), "Tensor[(3, 5), int8]");
+        int dq = find_op(g, "qnn.dequantize");
+        ck_assert_str_eq(attr_text(g, dq, "axis"), "1");
+        /* The scale: computed from A's range, or a constant product. */
+        int s = byoc_node_arg(g, dq, 1);
+        if (dyn) {
+            ck_assert_str_eq(byoc_node_op_name(g, s), "multiply");
+        } else {
+            const byoc_value *v = byoc_node_const_value(g, s);
+            ck_assert_ptr_nonnull(v);
+            ck_assert_double_eq_tol(v->u.list.items[2].u.f, 0.15, 1e-7);
+        }
+        ck_assert_int_eq(count_op(g, "add"), 1);
+        ck_assert_int_eq(count_op(g, "qnn.quantize"), dyn);
+        ck_assert_str_eq(output_type(g), "Tensor[(2, 4, 3), float32]");
+        ck_assert(flops_known(g));
+        byoc_graph_destroy(g);
+    }
+}
+END_TEST
+
 /* ---- Errors ------------------------------------------------------------------------ */
 
 START_TEST(bad_quantization)
@@ -434,6 +734,12 @@ static Suite *qdq_suite(void)
     tcase_add_test(core, pools);
     tcase_add_test(core, float_ops_stay_float);
     tcase_add_test(core, constants_casts_axes);
+    tcase_add_test(core, qlinear_conv_and_conv_integer);
+    tcase_add_test(core, qlinear_matmul_and_matmul_integer);
+    tcase_add_test(core, dynamic_quantize_linear);
+    tcase_add_test(core, ort_qlinear_elementwise);
+    tcase_add_test(core, ort_qlinear_pools);
+    tcase_add_test(core, ort_quantized_gemm_and_matmuls);
     suite_add_tcase(s, core);
     TCase *errors = tcase_create("Errors");
     tcase_add_checked_fixture(errors, setup, teardown);
