@@ -29,8 +29,13 @@ if grep -Eq "^[0-9]+ +ethosu +npu +fully_connected\+add\+fully_connected " "$tmp
 "$BYOC" compare "$m" -t cmsisnn >"$tmp/c" 2>&1
 if grep -q "^single:cmsisnn" "$tmp/c"; then ok "compare -t cmsisnn"; else bad "compare"; cat "$tmp/c"; fi
 "$BYOC" explain "$m" --node %h2q -t cmsisnn >"$tmp/e" 2>&1
-if grep -q 'pattern qnn_fully_connected .*matches, but `all(v in values(kzp): v == 0)` is false' "$tmp/e"; then
+if grep -q 'pattern qnn_fully_connected .*matches, but `all(v in values(kzp): v == 0)` is false.*kzp = #[0-9]* (a constant: Tensor\[(), int32\] = 3)' "$tmp/e"; then
     ok "explain: a non-zero kernel zero point is refused"; else bad "explain"; cat "$tmp/e"; fi
+# Zero points without data (weights not shipped): refused, and said so.
+"$PY" "$top_srcdir/tests/onnx/gen_qdq.py" "$tmp/nozp.onnx" nozp || exit 99
+"$BYOC" explain "$tmp/nozp.onnx" --node %hq -t cmsisnn >"$tmp/e" 2>&1
+if grep -q 'pattern qnn_fully_connected .*is false.*kzp = #[0-9]* (a constant: Tensor\[(256,), int32\], values not known)' "$tmp/e"; then
+    ok "explain: a kernel zero point of unknown values is refused"; else bad "explain nozp"; cat "$tmp/e"; fi
 q=$top_srcdir/../shared/models/onnx-modern/torch_qresnet18_qdq.graph.onnx
 if [ -f "$q" ]; then
     "$BYOC" info "$q" >"$tmp/q" 2>&1

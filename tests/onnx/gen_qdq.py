@@ -1,7 +1,9 @@
 # Write a QDQ-quantized model (int8, per-tensor activations, per-channel
 # and per-tensor weights) for tests/cli/qdq.sh: a dense layer, a residual
 # add, and a 1x1 convolution with a non-zero weight zero point, built with
-# the onnx package's helpers.  Usage: gen_qdq.py FILE
+# the onnx package's helpers.  Usage: gen_qdq.py FILE [nozp]; with nozp
+# the first dense's weight zero points have no data (as in models whose
+# weights are not shipped).
 import sys
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper, save
@@ -39,6 +41,10 @@ nodes = [
     helper.make_node("QuantizeLinear", ["h2", "s_o", "z_o"], ["h2q"], name="q_out"),
     helper.make_node("DequantizeLinear", ["h2q", "s_o", "z_o"], ["y"], name="dq_out"),
 ]
+if len(sys.argv) > 2 and sys.argv[2] == "nozp":
+    z = next(t for t in inits if t.name == "z_fc")
+    z.ClearField("raw_data")
+    z.ClearField("int32_data")
 g = helper.make_graph(nodes, "qdq", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, N])],
                       [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, N])], inits)
 save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), sys.argv[1])
