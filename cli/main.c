@@ -91,6 +91,10 @@ static const char usage_text[] =
     "  --stats                  also print timings to standard error\n"
     "  --input-format F         relay or onnx; default: from the extension\n"
     "                           (.onnx: ONNX; anything else: Relay text)\n"
+    "  --quantized-layout L     NCHW (default) or NHWC: lay an ONNX model's\n"
+    "                           quantized convolutions and pools out NHWC,\n"
+    "                           the layout CMSIS-NN and Ethos-U take, as\n"
+    "                           TVM's ConvertLayout did before them\n"
     "\n"
     "Exit status: 0 on success, 1 when the input or a search fails, 2 on\n"
     "bad usage.\n";
@@ -117,15 +121,17 @@ static model_format format_of(const char *path)
 }
 
 /* Load a model; prints the error and returns NULL on failure. */
-static byoc_graph *load_model(const byoc_registry *reg, const char *path, model_format fmt)
+static byoc_graph *load_model(const byoc_registry *reg, const char *path, model_format fmt,
+                              bool quantized_nhwc)
 {
     byoc_error err;
     byoc_error_clear(&err);
     if (fmt == FMT_AUTO)
         fmt = format_of(path);
     byoc_graph *g;
+    byoc_onnx_options oo = {.quantized_nhwc = quantized_nhwc};
     if (fmt == FMT_ONNX)
-        g = byoc_onnx_read(reg, path, &err);
+        g = byoc_onnx_read_opts(reg, path, &oo, &err);
     else
         g = byoc_relay_read(reg, path, &err);
     if (!g)
@@ -157,6 +163,7 @@ typedef struct cli_opts {
     const char *cmd;
     const char *model;
     model_format input;
+    bool quantized_nhwc;
     char *targets_text;          /* owned copy, split in place */
     const char **targets;
     int ntargets;
@@ -332,6 +339,14 @@ static int parse_cli(byoc_registry *reg, cli_opts *c, int argc, char **argv, uns
             if (!(v = opt_value(argc, argv, &i, "--input-format")) ||
                 parse_format(v, &c->input) != 0)
                 return 2;
+        } else if (opt_is(a, "--quantized-layout", NULL)) {
+            if (!(v = opt_value(argc, argv, &i, "--quantized-layout")))
+                return 2;
+            if (strcmp(v, "NHWC") != 0 && strcmp(v, "NCHW") != 0) {
+                fprintf(stderr, "byoc: error: unknown quantized layout '%s' (NCHW or NHWC)\n", v);
+                return 2;
+            }
+            c->quantized_nhwc = strcmp(v, "NHWC") == 0;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "byoc: error: unknown option '%s' for %s\n", a, c->cmd);
             return 2;
@@ -405,7 +420,7 @@ static int start_command(byoc_registry *reg, cli_opts *c, int argc, char **argv,
     *table = load_table(c, &failed);
     if (failed)
         return 1;
-    *g = load_model(reg, c->model, c->input);
+    *g = load_model(reg, c->model, c->input, c->quantized_nhwc);
     if (!*g) {
         byoc_cost_table_destroy(*table);
         *table = NULL;
@@ -1033,8 +1048,9 @@ static int cmd_info(byoc_registry *reg, int argc, char **argv)
     }
     const char *path = c.model;
     model_format fmt = c.input;
+    bool nhwc = c.quantized_nhwc;
     cli_opts_free(&c);
-    byoc_graph *g = load_model(reg, path, fmt);
+    byoc_graph *g = load_model(reg, path, fmt, nhwc);
     if (!g)
         return 1;
     int n = byoc_graph_node_count(g);

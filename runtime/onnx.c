@@ -103,6 +103,7 @@ struct ox_reader {
     bx_arena arena;
     bx_hash values;             /* name -> ox_value */
     ox_model m;
+    byoc_onnx_options opts;
 };
 
 /* ---- errors ------------------------------------------------------------- */
@@ -372,10 +373,12 @@ byoc_tensor_type ox_type(ox_cx *cx, ox_value *v)
     if (v->lazy) {
         const byoc_tensor_type *like =
             v->lazy->like >= 0 ? byoc_node_type(cx->g, v->lazy->like, -1) : NULL;
-        if (!like || like->rank < 0)
+        if (!like || like->rank < 0 || (v->lazy->nperm && v->lazy->nperm != like->rank))
             return v->lazy->type;
         byoc_tensor_type out = *like;
         out.dtype = v->lazy->type.dtype;
+        for (int k = 0; k < v->lazy->nperm; k++)
+            out.dims[k] = like->dims[v->lazy->perm[k]];
         return out;
     }
     /* A transpose built by this node's converter is not typed yet. */
@@ -804,7 +807,8 @@ static int build_opaque(ox_cx *cx, const char *why)
 
 static int build_node(ox_reader *r, const ox_node *n)
 {
-    ox_cx cx = {.r = r, .g = r->g, .node = n, .opset = r->m.opset};
+    ox_cx cx = {.r = r, .g = r->g, .node = n, .opset = r->m.opset,
+                .quantized_nhwc = r->opts.quantized_nhwc};
     cx.map = ox_op_lookup(n->domain, n->op_type);
     if (!cx.map)
         return build_opaque(&cx, NULL);
@@ -1434,7 +1438,8 @@ done:
 bool byoc_onnx_available(void) { return true; }
 
 static byoc_graph *byoc_onnx_read_bytes_unguarded(const byoc_registry *reg, const void *data, size_t size,
-                                 const char *name, byoc_error *err)
+                                 const char *name, const byoc_onnx_options *opts,
+                                 byoc_error *err)
 {
     name = name ? name : "<bytes>";
     byoc_error_clear(err);
@@ -1446,6 +1451,8 @@ static byoc_graph *byoc_onnx_read_bytes_unguarded(const byoc_registry *reg, cons
     memset(&r, 0, sizeof r);
     r.file = name;
     r.err = err;
+    if (opts)
+        r.opts = *opts;
     r.g = byoc_graph_create(reg);
     byoc_graph_set_source(r.g, name);
     bx_arena_init(&r.arena);
@@ -1464,17 +1471,30 @@ static byoc_graph *byoc_onnx_read_bytes_unguarded(const byoc_registry *reg, cons
     return r.g;
 }
 
-byoc_graph *byoc_onnx_read_bytes(const byoc_registry *reg, const void *data, size_t size,
-                                 const char *name, byoc_error *err)
+byoc_graph *byoc_onnx_read_bytes_opts(const byoc_registry *reg, const void *data, size_t size,
+                                      const char *name, const byoc_onnx_options *opts,
+                                      byoc_error *err)
 {
     bx_oom_guard guard;
     BX_OOM_GUARD(&guard, err, NULL);
-    byoc_graph *result = byoc_onnx_read_bytes_unguarded(reg, data, size, name, err);
+    byoc_graph *result = byoc_onnx_read_bytes_unguarded(reg, data, size, name, opts, err);
     bx_oom_close(&guard);
     return result;
 }
 
+byoc_graph *byoc_onnx_read_bytes(const byoc_registry *reg, const void *data, size_t size,
+                                 const char *name, byoc_error *err)
+{
+    return byoc_onnx_read_bytes_opts(reg, data, size, name, NULL, err);
+}
+
 byoc_graph *byoc_onnx_read(const byoc_registry *reg, const char *path, byoc_error *err)
+{
+    return byoc_onnx_read_opts(reg, path, NULL, err);
+}
+
+byoc_graph *byoc_onnx_read_opts(const byoc_registry *reg, const char *path,
+                                const byoc_onnx_options *opts, byoc_error *err)
 {
     FILE *f = path ? fopen(path, "rb") : NULL;
     if (!f) {
@@ -1502,7 +1522,7 @@ byoc_graph *byoc_onnx_read(const byoc_registry *reg, const char *path, byoc_erro
     if (bad)
         bx_error_set(err, path, 0, 0, "cannot read the file");
     else
-        g = byoc_onnx_read_bytes(reg, buf, n, path, err);
+        g = byoc_onnx_read_bytes_opts(reg, buf, n, path, opts, err);
     free(buf);
     return g;
 }
@@ -1524,6 +1544,21 @@ byoc_graph *byoc_onnx_read_bytes(const byoc_registry *reg, const void *data, siz
 
 byoc_graph *byoc_onnx_read(const byoc_registry *reg, const char *path, byoc_error *err)
 {
+    return byoc_onnx_read_bytes(reg, NULL, 0, path, err);
+}
+
+byoc_graph *byoc_onnx_read_bytes_opts(const byoc_registry *reg, const void *data, size_t size,
+                                      const char *name, const byoc_onnx_options *opts,
+                                      byoc_error *err)
+{
+    (void)opts;
+    return byoc_onnx_read_bytes(reg, data, size, name, err);
+}
+
+byoc_graph *byoc_onnx_read_opts(const byoc_registry *reg, const char *path,
+                                const byoc_onnx_options *opts, byoc_error *err)
+{
+    (void)opts;
     return byoc_onnx_read_bytes(reg, NULL, 0, path, err);
 }
 

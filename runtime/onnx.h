@@ -84,6 +84,7 @@ typedef struct ox_cx {
     const ox_op_map *map;
     int opset;                  /* of the default domain */
     const char *why;            /* set by ox_unsupported */
+    bool quantized_nhwc;        /* byoc_onnx_options: quantized convs and pools NHWC */
 } ox_cx;
 
 /* A converter returns 0 with every output defined, -1 with the error
@@ -184,6 +185,8 @@ struct ox_lazy {
     int (*build)(ox_cx *cx, const ox_lazy *l);
     byoc_tensor_type type;      /* its dtype; its shape unless `like` is set */
     int like;                   /* a graph node of the same shape, or -1 */
+    int nperm;                  /* > 0: like's dims permuted, dims[k] = like's[perm[k]] */
+    int64_t perm[BYOC_MAX_RANK];
 };
 /* Output i is l, built on first use. */
 void ox_define_lazy(ox_cx *cx, int i, const ox_lazy *l);

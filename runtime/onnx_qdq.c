@@ -331,11 +331,15 @@ static bool same_scale(ox_cx *cx, const qparam *a, const qparam *b)
 
 /* ---- lazy values --------------------------------------------------------------- */
 
-enum { P_DQ, P_BIN };
+enum { P_DQ, P_BIN, P_T };
 
 /* A DequantizeLinear's output not built yet (P_DQ), or a binary float op
  * on two of them waiting for its output quantization (P_BIN); either with
- * an activation after it (Relu, Clip) when act is set. */
+ * an activation after it (Relu, Clip) when act is set.  With the
+ * quantized_nhwc option, P_DQ's data may be laid out NHWC (nhwc: the
+ * ONNX tensor is its NCHW transpose, and q.axis counts in data's
+ * layout), and a quantized tensor in NHWC whose users are not known yet
+ * is a P_T: the transpose back to NCHW, built only if a user needs it. */
 typedef struct pend {
     ox_lazy base;
     int kind;
@@ -348,7 +352,39 @@ typedef struct pend {
     ox_value *lhs, *rhs;        /* P_BIN: its operands, P_DQ values */
     bool act;
     double lo, hi;              /* act: the clip in float */
+    bool nhwc;                  /* P_DQ, P_T: data is NHWC */
 } pend;
+
+static const int64_t to_nhwc[4] = {0, 2, 3, 1}, to_nchw[4] = {0, 3, 1, 2};
+
+/* Axis a of an NCHW tensor in its NHWC layout. */
+static int64_t nhwc_axis(int64_t a)
+{
+    static const int64_t map[4] = {0, 3, 1, 2};
+    return a >= 0 && a < 4 ? map[a] : a;
+}
+
+static int64_t nchw_axis(int64_t a)
+{
+    return a >= 0 && a < 4 ? to_nhwc[a] : a;
+}
+
+static int transpose_node(ox_cx *cx, int x, const int64_t *perm)
+{
+    /* transpose(transpose(y, p), q) with q undoing p is y. */
+    if (byoc_node_kind_of(cx->g, x) == BYOC_N_CALL && !byoc_node_is_opaque(cx->g, x)
+        && strcmp(byoc_node_op_name(cx->g, x), "transpose") == 0) {
+        const byoc_value *axes = byoc_node_attr(cx->g, x, "axes");
+        bool undo = axes && axes->kind == BYOC_V_LIST && axes->u.list.n == 4;
+        for (int k = 0; undo && k < 4; k++)
+            undo = axes->u.list.items[perm[k]].u.i == k;
+        if (undo)
+            return byoc_node_arg(cx->g, x, 0);
+    }
+    int node = call1(cx, "transpose", x);
+    TRY(ox_set_ints(cx, node, "axes", perm, 4));
+    return node;
+}
 
 static int build_pend(ox_cx *cx, const ox_lazy *l);
 
@@ -363,6 +399,13 @@ static const pend *plain_dq(ox_value *v)
 {
     const pend *p = pend_of(v);
     return p && p->kind == P_DQ && !p->act ? p : NULL;
+}
+
+/* Does the value hold a P_DQ or P_BIN (what the rewrite rules look at)? */
+static const pend *dq_or_bin(ox_value *v)
+{
+    const pend *p = pend_of(v);
+    return p && p->kind != P_T ? p : NULL;
 }
 
 static int activation(ox_cx *cx, int node, const pend *p)
@@ -381,11 +424,15 @@ static int build_pend(ox_cx *cx, const ox_lazy *l)
 {
     const pend *p = (const pend *)l;
     int node;
+    if (p->kind == P_T)
+        return transpose_node(cx, p->data, to_nchw);
     if (p->kind == P_DQ) {
         int args[3] = {p->data, p->q.scale, p->q.zp};
         node = ox_call(cx, "qnn.dequantize", args, 3);
         if (p->q.axis >= 0)
             TRY(ox_set_int(cx, node, "axis", p->q.axis));
+        if (p->nhwc)
+            node = transpose_node(cx, node, to_nchw);
     } else {
         node = call2(cx, p->op, ox_node_of(cx, p->lhs), ox_node_of(cx, p->rhs));
     }
@@ -407,6 +454,47 @@ static pend *new_dq(ox_cx *cx, int data, byoc_dtype dt, const qparam *q)
     p->q = *q;
     p->fits = BYOC_DT_VOID;
     return p;
+}
+
+/* The lazy value's type is data's in NCHW. */
+static void lay_nhwc(pend *p)
+{
+    p->nhwc = true;
+    p->base.nperm = 4;
+    memcpy(p->base.perm, to_nchw, sizeof to_nchw);
+}
+
+/* Output 0 is integer tensor `node` (NHWC when nhwc), the QuantizeLinear's
+ * result: as is in NCHW, else a P_T. */
+static int define_quantized(ox_cx *cx, int node, byoc_dtype dt, bool nhwc)
+{
+    TRY(node);
+    if (!nhwc) {
+        ox_define(cx, 0, node);
+        return 0;
+    }
+    pend *p = ox_alloc(cx, sizeof *p);
+    p->base.build = build_pend;
+    p->base.type.dtype = dt;
+    p->base.type.rank = -1;
+    p->base.like = node;
+    p->kind = P_T;
+    p->data = node;
+    p->dtype = dt;
+    lay_nhwc(p);
+    ox_define_lazy(cx, 0, &p->base);
+    return 0;
+}
+
+/* P_DQ p's integer tensor in the layout asked for, and its quantization
+ * with the axis counted in that layout. */
+static int data_in(ox_cx *cx, const pend *p, bool nhwc, qparam *q)
+{
+    *q = p->q;
+    if (p->nhwc == nhwc)
+        return p->data;
+    q->axis = nhwc ? nhwc_axis(p->q.axis) : nchw_axis(p->q.axis);
+    return transpose_node(cx, p->data, nhwc ? to_nhwc : to_nchw);
 }
 
 /* The accumulator of a qnn.conv2d or qnn.dense: int32 with scale
@@ -443,10 +531,13 @@ static int acc_qparam(ox_cx *cx, const qparam *xq, const qparam *wq, int64_t axi
     return 0;
 }
 
-static int define_acc(ox_cx *cx, int acc, const qparam *q)
+static int define_acc(ox_cx *cx, int acc, const qparam *q, bool nhwc)
 {
     TRY(acc);
-    ox_define_lazy(cx, 0, &new_dq(cx, acc, BYOC_DT_INT32, q)->base);
+    pend *p = new_dq(cx, acc, BYOC_DT_INT32, q);
+    if (nhwc)
+        lay_nhwc(p);
+    ox_define_lazy(cx, 0, &p->base);
     return 0;
 }
 
@@ -501,12 +592,36 @@ static int int_bias(ox_cx *cx, ox_value *b, const qparam *acc)
 
 /* ---- quantized convolution and dense ------------------------------------------- */
 
+/* A constant's axes permuted into a new constant (as FoldConstant would
+ * make it; weights carry no contents on the graph), else a transpose. */
+static int permuted(ox_cx *cx, int w, const int64_t *perm)
+{
+    byoc_tensor_type t = node_type(cx, w);
+    if (byoc_node_kind_of(cx->g, w) != BYOC_N_CONST || t.rank != 4
+        || byoc_node_const_value(cx->g, w))
+        return transpose_node(cx, w, perm);
+    byoc_tensor_type p = t;
+    for (int k = 0; k < 4; k++)
+        p.dims[k] = t.dims[perm[k]];
+    byoc_error e;
+    int node = byoc_graph_add_const(cx->g, &p, NULL, &e);
+    if (node < 0)
+        return ox_fail(cx, "%s", e.msg);
+    const char *name = byoc_node_name(cx->g, w);
+    if (name)
+        byoc_graph_set_name(cx->g, node, name);
+    return node;
+}
+
 /* qnn.conv2d of data x (input 0 of the node: SAME padding reads its
  * shape) and weight w, with the node's Conv attributes; out_dtype int32.
  * 1 through ox_unsupported when it is not a 2-D convolution. */
-static int qconv2d(ox_cx *cx, int x, const qparam *xq, int w, const qparam *wq, int *out)
+static int qconv2d(ox_cx *cx, int x, const qparam *xq, int w, const qparam *wq, bool nhwc,
+                   int *out)
 {
-    byoc_tensor_type xt = node_type(cx, x), wt = node_type(cx, w);
+    /* x may be a transpose built here, not typed yet: the model's input
+     * 0 has the rank. */
+    byoc_tensor_type xt = ox_type(cx, ox_in(cx, 0)), wt = node_type(cx, w);
     const int64_t *ks;
     size_t nk;
     int64_t kernel[2], strides[2], dil[2], pads[4], group;
@@ -539,8 +654,20 @@ static int qconv2d(ox_cx *cx, int x, const qparam *xq, int w, const qparam *wq, 
     if (wq->axis > 0)
         return ox_unsupported(cx, "a weight quantized along axis %lld, not its output channels",
                               (long long)wq->axis);
+    /* NHWC: the kernel HWIO, or HWOI for a depthwise convolution (one
+     * input channel per group), as TFLite's graphs have them. */
+    bool depthwise = group > 1 && wt.rank == 4 && wt.dims[1] == 1;
+    const char *klayout = depthwise ? "HWOI" : "HWIO";
+    if (nhwc) {
+        static const int64_t hwio[4] = {2, 3, 1, 0}, hwoi[4] = {2, 3, 0, 1};
+        TRY(w = permuted(cx, w, depthwise ? hwoi : hwio));
+    }
     int args[6] = {x, w, xq->zp, wq->zp, xq->scale, wq->scale};
     int node = ox_call(cx, "qnn.conv2d", args, 6);
+    if (nhwc) {
+        TRY(ox_set_string(cx, node, "data_layout", "NHWC"));
+        TRY(ox_set_string(cx, node, "kernel_layout", klayout));
+    }
     TRY(ox_set_ints(cx, node, "strides", strides, 2));
     TRY(ox_set_ints(cx, node, "padding", pads, 4));
     TRY(ox_set_ints(cx, node, "dilation", dil, 2));
@@ -600,15 +727,22 @@ static int rw_conv(ox_cx *cx)
     if (!x || !w || !is_qdtype(x->dtype) || !is_qdtype(w->dtype) || x->q.axis >= 0
         || w->q.axis > 0 || !bias_ok(cx, b) || node_type(cx, x->data).rank != 4)
         return OX_QDQ_NONE;
+    bool nhwc = cx->quantized_nhwc;
     int node = -1;
-    int rc = qconv2d(cx, x->data, &x->q, w->data, &w->q, &node);
+    qparam xq;
+    int xd = data_in(cx, x, nhwc, &xq);
+    TRY(xd);
+    int rc = qconv2d(cx, xd, &xq, w->data, &w->q, nhwc, &node);
     if (rc != 0)
         return rc;
     qparam acc;
-    TRY(acc_qparam(cx, &x->q, &w->q, w->q.axis >= 0 ? 1 : -1, &acc));
-    if (b)
+    TRY(acc_qparam(cx, &x->q, &w->q, w->q.axis >= 0 ? (nhwc ? 3 : 1) : -1, &acc));
+    if (b) {
         node = call2(cx, "nn.bias_add", node, int_bias(cx, b, &acc));
-    return define_acc(cx, node, &acc);
+        if (nhwc)
+            TRY(ox_set_int(cx, node, "axis", 3));
+    }
+    return define_acc(cx, node, &acc, nhwc);
 }
 
 /* Gemm(DQ(a), DQ(b) [, c]) with alpha = beta = 1 and no transA, and
@@ -642,7 +776,7 @@ static int rw_dense(ox_cx *cx)
     TRY(acc_qparam(cx, &a->q, &w->q, w->q.axis >= 0 ? 1 : -1, &acc));
     if (c)
         node = call2(cx, "nn.bias_add", node, int_bias(cx, c, &acc));
-    return define_acc(cx, node, &acc);
+    return define_acc(cx, node, &acc, false);
 }
 
 /* Add, Mul, Sub of two dequantized tensors: their QNN op once a
@@ -664,8 +798,11 @@ static int rw_binary(ox_cx *cx)
             p->op = ops[k][1];
             p->qop = ops[k][2];
         }
-    byoc_tensor_type ta = node_type(cx, a->data), tb = node_type(cx, b->data), out = ta;
+    byoc_tensor_type ta = ox_type(cx, l), tb = ox_type(cx, r), out = ta;
     out.dtype = BYOC_DT_FLOAT32;
+    /* NHWC operands keep it when both are 4-D (broadcasting a shorter one
+     * would align it with the wrong axes). */
+    p->nhwc = (a->nhwc || b->nhwc) && ta.rank == 4 && tb.rank == 4;
     if (ta.rank < 0 || tb.rank < 0) {
         out.rank = -1;
     } else {
@@ -690,7 +827,7 @@ static int rw_binary(ox_cx *cx)
  * pending binary op: carried to the QuantizeLinear. */
 static int rw_activation(ox_cx *cx)
 {
-    const pend *p = pend_of(ox_in(cx, 0));
+    const pend *p = dq_or_bin(ox_in(cx, 0));
     if (!p)
         return OX_QDQ_NONE;
     double lo = 0, hi = INFINITY;
@@ -726,16 +863,34 @@ static int rw_pass(ox_cx *cx)
 {
     const pend *x = plain_dq(ox_in(cx, 0));
     bool pool = strstr(cx->node->op_type, "MaxPool") != NULL;
-    if (!x || (x->q.axis >= 0 && !(pool && x->q.axis == 1)))
+    if (!x)
         return OX_QDQ_NONE;
-    int nodes[2] = {x->data, OX_KEEP};
+    const char *mode;
+    TRY(ox_attr_string(cx, "auto_pad", "NOTSET", &mode));
+    /* The pools go NHWC with quantized_nhwc, unless SAME padding needs
+     * the NCHW sizes the converter reads; the shape ops work on NCHW. */
+    bool nhwc = pool && cx->quantized_nhwc && ox_type(cx, ox_in(cx, 0)).rank == 4
+                && (!strcmp(mode, "NOTSET") || !strcmp(mode, "VALID"));
+    /* Per channel only through a pool, which keeps the channels. */
+    qparam q;
+    int64_t axis = x->nhwc == nhwc ? x->q.axis : nhwc ? nhwc_axis(x->q.axis)
+                                                      : nchw_axis(x->q.axis);
+    if (axis >= 0 && !(pool && axis == (nhwc ? 3 : 1)))
+        return OX_QDQ_NONE;
+    int xd = data_in(cx, x, nhwc, &q);
+    TRY(xd);
+    int nodes[2] = {xd, OX_KEEP};
     int rc = ox_convert_as(cx, cx->node->op_type, nodes, cx->node->ninputs > 1 ? 2 : 1);
     if (rc != 0)
         return rc;
     int out = ox_out_node(cx, 0);
     TRY(out);
-    pend *p = new_dq(cx, out, x->dtype, &x->q);
+    if (nhwc)
+        TRY(ox_set_string(cx, out, "layout", "NHWC"));
+    pend *p = new_dq(cx, out, x->dtype, &q);
     p->fits = x->fits;
+    if (nhwc)
+        lay_nhwc(p);
     ox_define_lazy(cx, 0, &p->base);
     return 0;
 }
@@ -750,7 +905,11 @@ static int rw_avg_pool(ox_cx *cx)
     const pend *x = plain_dq(ox_in(cx, 0));
     if (!x || x->q.axis >= 0 || !is_qdtype(x->dtype))
         return OX_QDQ_NONE;
-    byoc_tensor_type xt = node_type(cx, x->data);
+    byoc_tensor_type xt = ox_type(cx, ox_in(cx, 0));
+    const char *pad_mode;
+    TRY(ox_attr_string(cx, "auto_pad", "NOTSET", &pad_mode));
+    bool nhwc = cx->quantized_nhwc && xt.rank == 4
+                && (!strcmp(pad_mode, "NOTSET") || !strcmp(pad_mode, "VALID"));
     if (strcmp(cx->node->op_type, "GlobalAveragePool") == 0) {
         if (xt.rank < 3 || xt.rank > 5)
             return OX_QDQ_NONE;
@@ -770,15 +929,20 @@ static int rw_avg_pool(ox_cx *cx)
             || (padded && strcmp(mode, "NOTSET") != 0))
             return OX_QDQ_NONE;
     }
-    int c = call1(cx, "cast", x->data);
+    qparam q;
+    int c = call1(cx, "cast", data_in(cx, x, nhwc, &q));
     TRY(ox_set_dtype(cx, c, "dtype", BYOC_DT_INT32));
     int rc = ox_convert_as(cx, cx->node->op_type, &c, 1);
     if (rc != 0)
         return rc;
     int out = ox_out_node(cx, 0);
     TRY(out);
-    pend *p = new_dq(cx, out, BYOC_DT_INT32, &x->q);
+    if (nhwc)
+        TRY(ox_set_string(cx, out, "layout", "NHWC"));
+    pend *p = new_dq(cx, out, BYOC_DT_INT32, &q);
     p->fits = x->dtype;
+    if (nhwc)
+        lay_nhwc(p);
     ox_define_lazy(cx, 0, &p->base);
     return 0;
 }
@@ -866,14 +1030,22 @@ static int quantize_pend(ox_cx *cx, const pend *p, const qparam *oq, byoc_dtype 
     if (p->act && !act_bounds(cx, p, oq, dt, &lo, &hi))
         return OX_QDQ_NONE;
     int node;
+    bool nhwc = p->nhwc;
+    if (p->kind == P_T)
+        return OX_QDQ_NONE;
     if (p->kind == P_BIN) {
         const pend *a = plain_dq(p->lhs), *b = plain_dq(p->rhs);
         if (!a || !b || a->dtype != dt || oq->axis >= 0)
             return OX_QDQ_NONE;
-        int args[8] = {a->data, b->data, a->q.scale, a->q.zp, b->q.scale, b->q.zp,
-                       oq->scale, oq->zp};
+        qparam aq, bq;
+        int args[8] = {data_in(cx, a, nhwc, &aq), data_in(cx, b, nhwc, &bq), a->q.scale,
+                       a->q.zp, b->q.scale, b->q.zp, oq->scale, oq->zp};
         node = ox_call(cx, p->qop, args, 8);
     } else {
+        qparam o = *oq;
+        if (nhwc)
+            o.axis = nhwc_axis(oq->axis);
+        oq = &o;
         bool same = same_scale(cx, &p->q, oq) && same_numbers(cx, p->q.zp, oq->zp)
                     && (p->q.axis == oq->axis || oq->axis < 0);
         if (same && p->dtype == dt) {
@@ -900,7 +1072,7 @@ static int quantize_pend(ox_cx *cx, const pend *p, const qparam *oq, byoc_dtype 
         TRY(ox_set_float(cx, node, "a_min", lo));
         TRY(ox_set_float(cx, node, "a_max", hi));
     }
-    return define(cx, 0, node);
+    return define_quantized(cx, node, dt, nhwc);
 }
 
 /* QuantizeLinear of a float constant: the quantized constant, with its
@@ -986,6 +1158,15 @@ int ox_conv_dequantize(ox_cx *cx)
     int rc = read_qparam(cx, 1, 2, xt.rank, axis, &q);
     if (rc != 0)
         return rc;
+    /* An NHWC tensor (quantized_nhwc) stays NHWC under the dequantize. */
+    const pend *t = pend_of(x);
+    if (t && t->kind == P_T) {
+        q.axis = nhwc_axis(q.axis);
+        pend *p = new_dq(cx, t->data, xt.dtype, &q);
+        lay_nhwc(p);
+        ox_define_lazy(cx, 0, &p->base);
+        return 0;
+    }
     int data = ox_arg(cx, 0);
     TRY(data);
     ox_define_lazy(cx, 0, &new_dq(cx, data, xt.dtype, &q)->base);
@@ -1059,7 +1240,7 @@ int ox_conv_qlinear_conv(ox_cx *cx)
     if (rc != 0)
         return rc;
     int node = -1;
-    TRY(rc = qconv2d(cx, ox_node_of(cx, x), &xq, ox_node_of(cx, w), &wq, &node));
+    TRY(rc = qconv2d(cx, ox_node_of(cx, x), &xq, ox_node_of(cx, w), &wq, false, &node));
     if (rc > 0)
         return rc;
     if (integer)

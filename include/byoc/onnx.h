@@ -38,6 +38,23 @@ byoc_graph *byoc_onnx_read(const byoc_registry *reg, const char *path, byoc_erro
 byoc_graph *byoc_onnx_read_bytes(const byoc_registry *reg, const void *data, size_t size,
                                  const char *name, byoc_error *err);
 
+/* How to read a model (zero: the defaults). */
+typedef struct byoc_onnx_options {
+    /* Quantized 2-D convolutions and pools laid out NHWC (kernels HWIO,
+     * depthwise HWOI), with the transposes at the edges of the quantized
+     * region: what TVM's ConvertLayout pass made of an ONNX model before
+     * partition_for_cmsisnn or partition_for_ethosu, whose kernels take
+     * only that layout.  Off: ONNX's NCHW, as TVM's frontend gives. */
+    bool quantized_nhwc;
+} byoc_onnx_options;
+/* byoc_onnx_read and byoc_onnx_read_bytes with options (NULL: the
+ * defaults). */
+byoc_graph *byoc_onnx_read_opts(const byoc_registry *reg, const char *path,
+                                const byoc_onnx_options *opts, byoc_error *err);
+byoc_graph *byoc_onnx_read_bytes_opts(const byoc_registry *reg, const void *data, size_t size,
+                                      const char *name, const byoc_onnx_options *opts,
+                                      byoc_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -389,6 +389,120 @@ START_TEST(constants_casts_axes)
 }
 END_TEST
 
+/* Read with byoc_onnx_options.quantized_nhwc set. */
+static byoc_graph *read_nhwc(mb *m)
+{
+    pack(m);
+    mb_free(m);
+    byoc_onnx_options o = {.quantized_nhwc = true};
+    byoc_graph *g = byoc_onnx_read_bytes_opts(reg, bytes, nbytes, "model.onnx", &o, &err);
+    free(bytes);
+    bytes = NULL;
+    if (!g) {
+        char msg[1024];
+        byoc_error_format(&err, msg, sizeof msg);
+        ck_abort_msg("reading failed: %s", msg);
+    }
+    return g;
+}
+
+static int count_layout(const byoc_graph *g, const char *op, const char *attr, const char *l)
+{
+    int n = 0;
+    for (int i = 0; i < byoc_graph_node_count(g); i++)
+        if (byoc_node_op_name(g, i) && !strcmp(byoc_node_op_name(g, i), op)
+            && !strcmp(byoc_node_attr(g, i, attr)->u.s, l))
+            n++;
+    return n;
+}
+
+/* quantized_nhwc: the convolutions NHWC with HWIO (HWOI depthwise)
+ * kernels, the pools NHWC, per-channel requantizes along axis 3, and
+ * transposes only where the quantized region begins and where Flatten
+ * needs NCHW again. */
+START_TEST(nhwc_layout)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    qdq_input(&m, "float[1,4,8,8]", 0);
+    mb_weight(&m, "w", "int8[4,4,3,3]");
+    mb_floats(&m, "ws", 4, 0.1, 0.2, 0.3, 0.4);
+    Onnx__NodeProto *n = mb_node(&m, "DequantizeLinear", "dq_w", "w,ws", "wd");
+    attr_int(&m, n, "axis", 0);
+    mb_weight(&m, "b", "int32[4]");
+    mb_floats(&m, "bs", 4, 0.05, 0.1, 0.15, 0.2);
+    n = mb_node(&m, "DequantizeLinear", "dq_b", "b,bs", "bd");
+    attr_int(&m, n, "axis", 0);
+    n = mb_node(&m, "Conv", "conv", "xd,wd,bd", "c");
+    attr_ints(&m, n, "pads", 4, 1, 1, 1, 1);
+    mb_node(&m, "Relu", "relu", "c", "r");
+    mb_node(&m, "QuantizeLinear", "q1", "r,xs,xz", "rq");
+    mb_node(&m, "DequantizeLinear", "dq1", "rq,xs,xz", "rd");
+    n = mb_node(&m, "MaxPool", "mp", "rd", "p");
+    attr_ints(&m, n, "kernel_shape", 2, 2, 2);
+    attr_ints(&m, n, "strides", 2, 2, 2);
+    mb_node(&m, "QuantizeLinear", "q2", "p,xs,xz", "pq");
+    mb_node(&m, "DequantizeLinear", "dq2", "pq,xs,xz", "pd");
+    mb_weight(&m, "dw", "int8[4,1,3,3]");
+    mb_scalar(&m, "dws", 0.1f);
+    mb_node(&m, "DequantizeLinear", "dq_dw", "dw,dws", "dwd");
+    n = mb_node(&m, "Conv", "dwconv", "pd,dwd", "d");
+    attr_int(&m, n, "group", 4);
+    attr_ints(&m, n, "pads", 4, 1, 1, 1, 1);
+    mb_node(&m, "QuantizeLinear", "q3", "d,xs,xz", "dq");
+    mb_node(&m, "DequantizeLinear", "dq3", "dq,xs,xz", "dd");
+    n = mb_node(&m, "AveragePool", "ap", "dd", "a");
+    attr_ints(&m, n, "kernel_shape", 2, 2, 2);
+    attr_ints(&m, n, "strides", 2, 2, 2);
+    mb_node(&m, "QuantizeLinear", "q4", "a,xs,xz", "aq");
+    mb_node(&m, "DequantizeLinear", "dq4", "aq,xs,xz", "ad");
+    mb_node(&m, "Flatten", "fl", "ad", "f");
+    qdq_output(&m, "f", "float[1,16]");
+    byoc_graph *g = read_nhwc(&m);
+    ck_assert_int_eq(count_layout(g, "qnn.conv2d", "data_layout", "NHWC"), 2);
+    ck_assert_int_eq(count_layout(g, "qnn.conv2d", "kernel_layout", "HWIO"), 1);
+    ck_assert_int_eq(count_layout(g, "qnn.conv2d", "kernel_layout", "HWOI"), 1);
+    int c = find_op(g, "qnn.conv2d");
+    ck_assert_str_eq(type_text(g, byoc_node_arg(g, c, 1)), "Tensor[(3, 3, 4, 4), int8]");
+    ck_assert_str_eq(type_text(g, c), "Tensor[(1, 8, 8, 4), int32]");
+    ck_assert_str_eq(attr_text(g, find_op(g, "nn.bias_add"), "axis"), "3");
+    ck_assert_str_eq(attr_text(g, find_op(g, "qnn.requantize"), "axis"), "3");
+    ck_assert_int_eq(count_op(g, "clip"), 1);
+    int mp = find_op(g, "nn.max_pool2d");
+    ck_assert_str_eq(attr_text(g, mp, "layout"), "\"NHWC\"");
+    ck_assert_str_eq(type_text(g, mp), "Tensor[(1, 4, 4, 4), int8]");
+    int ap = find_op(g, "nn.avg_pool2d");
+    ck_assert_str_eq(attr_text(g, ap, "layout"), "\"NHWC\"");
+    ck_assert_str_eq(type_text(g, ap), "Tensor[(1, 2, 2, 4), int32]");
+    for (int i = 0; i < byoc_graph_node_count(g); i++)
+        if (byoc_node_op_name(g, i) && !strcmp(byoc_node_op_name(g, i), "qnn.conv2d")
+            && !strcmp(byoc_node_attr(g, i, "kernel_layout")->u.s, "HWOI"))
+            ck_assert_str_eq(type_text(g, byoc_node_arg(g, i, 1)), "Tensor[(3, 3, 4, 1), int8]");
+    /* The input's transpose into NHWC and the flatten's back. */
+    ck_assert_int_eq(count_op(g, "transpose"), 2);
+    int fl = find_op(g, "nn.batch_flatten");
+    ck_assert_str_eq(byoc_node_op_name(g, byoc_node_arg(g, fl, 0)), "transpose");
+    ck_assert_str_eq(output_type(g), "Tensor[(1, 16), float32]");
+    ck_assert(flops_known(g));
+    byoc_graph_destroy(g);
+
+    /* A float user of an NHWC tensor sees it in NCHW. */
+    mb_init(&m, 13, 7);
+    qdq_input(&m, "float[1,2,4,4]", 0);
+    n = mb_node(&m, "MaxPool", "mp", "xd", "p");
+    attr_ints(&m, n, "kernel_shape", 2, 2, 2);
+    mb_node(&m, "Sigmoid", "sig", "p", "out");
+    mb_output(&m, "out", "float[1,2,3,3]");
+    g = read_nhwc(&m);
+    int sg = find_op(g, "sigmoid");
+    int t = byoc_node_arg(g, sg, 0);
+    ck_assert_str_eq(byoc_node_op_name(g, t), "transpose");
+    ck_assert_str_eq(attr_text(g, t, "axes"), "[0, 3, 1, 2]");
+    ck_assert_str_eq(output_type(g), "Tensor[(1, 2, 3, 3), float32]");
+    byoc_graph_destroy(g);
+}
+END_TEST
+
 /* ---- the QOperator ops ---------------------------------------------------------- */
 
 /* QLinearConv with a per-channel weight and a bias: qnn.conv2d,
@@ -734,6 +848,7 @@ static Suite *qdq_suite(void)
     tcase_add_test(core, pools);
     tcase_add_test(core, float_ops_stay_float);
     tcase_add_test(core, constants_casts_axes);
+    tcase_add_test(core, nhwc_layout);
     tcase_add_test(core, qlinear_conv_and_conv_integer);
     tcase_add_test(core, qlinear_matmul_and_matmul_integer);
     tcase_add_test(core, dynamic_quantize_linear);
