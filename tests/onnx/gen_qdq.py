@@ -1,9 +1,11 @@
 # Write a QDQ-quantized model (int8, per-tensor activations, per-channel
 # and per-tensor weights) for tests/cli/qdq.sh: a dense layer, a residual
 # add, and a 1x1 convolution with a non-zero weight zero point, built with
-# the onnx package's helpers.  Usage: gen_qdq.py FILE [nozp]; with nozp
-# the first dense's weight zero points have no data (as in models whose
-# weights are not shipped).
+# the onnx package's helpers.  Usage: gen_qdq.py FILE [nozp | conv]; with
+# nozp the first dense's weight zero points have no data (as in models
+# whose weights are not shipped); conv writes a CNN instead: a 3x3
+# convolution with per-channel weights, a bias and Relu, a max pool, an
+# average pool, Flatten and a dense layer.
 import sys
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper, save
@@ -47,4 +49,43 @@ if len(sys.argv) > 2 and sys.argv[2] == "nozp":
     z.ClearField("int32_data")
 g = helper.make_graph(nodes, "qdq", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, N])],
                       [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, N])], inits)
+
+def conv_model():
+    C = 16
+    ws = np.linspace(0.01, 0.02, C).astype(np.float32)
+    inits = [
+        scalar("s", 0.05, TensorProto.FLOAT), scalar("z", 0, TensorProto.INT8),
+        numpy_helper.from_array(np.ones((C, C, 3, 3), np.int8), "w"),
+        numpy_helper.from_array(ws, "ws"),
+        numpy_helper.from_array(np.zeros((C,), np.int8), "wz"),
+        numpy_helper.from_array(np.zeros((C,), np.int32), "b"),
+        numpy_helper.from_array(ws * np.float32(0.05), "bs"),
+        scalar("sh", 0.1, TensorProto.FLOAT),
+        numpy_helper.from_array(np.ones((10, C * 16), np.int8), "wf"),
+        scalar("wfs", 0.01, TensorProto.FLOAT),
+    ]
+    def qdq(t, s, z, name):
+        return [helper.make_node("QuantizeLinear", [t, s, z], [t + "_q"], name="q_" + name),
+                helper.make_node("DequantizeLinear", [t + "_q", s, z], [t + "_d"], name="dq_" + name)]
+    nodes = qdq("x", "s", "z", "in") + [
+        helper.make_node("DequantizeLinear", ["w", "ws", "wz"], ["wd"], name="dq_w", axis=0),
+        helper.make_node("DequantizeLinear", ["b", "bs"], ["bd"], name="dq_b", axis=0),
+        helper.make_node("Conv", ["x_d", "wd", "bd"], ["c"], name="conv", pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c"], ["r"], name="relu"),
+    ] + qdq("r", "sh", "z", "conv") + [
+        helper.make_node("MaxPool", ["r_d"], ["m"], name="maxpool", kernel_shape=[2, 2], strides=[2, 2]),
+    ] + qdq("m", "sh", "z", "maxpool") + [
+        helper.make_node("AveragePool", ["m_d"], ["a"], name="avgpool", kernel_shape=[2, 2], strides=[2, 2]),
+    ] + qdq("a", "sh", "z", "avgpool") + [
+        helper.make_node("Flatten", ["a_d"], ["f"], name="flatten"),
+        helper.make_node("DequantizeLinear", ["wf", "wfs"], ["wfd"], name="dq_wf"),
+        helper.make_node("Gemm", ["f", "wfd"], ["y0"], name="fc", transB=1),
+    ] + qdq("y0", "sh", "z", "fc")
+    nodes[-1].output[0] = "y"
+    return helper.make_graph(nodes, "qdq_cnn",
+                             [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, C, 16, 16])],
+                             [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 10])], inits)
+
+if len(sys.argv) > 2 and sys.argv[2] == "conv":
+    g = conv_model()
 save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), sys.argv[1])
