@@ -11,6 +11,12 @@
  * type the model declares (value_info, outputs) that disagrees with the
  * inferred one is recorded as a note.
  *
+ * Quantized models become Relay's QNN ops: QuantizeLinear and
+ * DequantizeLinear around a Conv, Gemm, MatMul, Add, pool or activation
+ * give qnn.conv2d, qnn.dense, qnn.add, ... with qnn.requantize, as TVM's
+ * frontend followed by its FakeQuantizationToInteger pass gives them;
+ * QLinearConv and the other QOperator ops map directly.
+ *
  * ONNX support needs protobuf-c at configure time; without it the library
  * still builds, byoc_onnx_available() is false and the readers fail with a
  * message saying so. */
