@@ -62,6 +62,14 @@ nodist_tests_onnx_gen_onnx_SOURCES = runtime/onnx.pb-c.c
 tests_onnx_gen_onnx_CFLAGS = $(AM_CFLAGS)
 tests_onnx_gen_onnx_LDADD = $(PROTOBUF_C_LIBS)
 $(tests_onnx_gen_onnx_OBJECTS): runtime/onnx.pb-c.h
+
+# QDQ-quantized models for tests/cli/qdq.sh.
+check_PROGRAMS += tests/onnx/gen_qdq
+tests_onnx_gen_qdq_SOURCES = tests/onnx/gen_qdq.c tests/onnx/onnx_gen.h
+nodist_tests_onnx_gen_qdq_SOURCES = runtime/onnx.pb-c.c
+tests_onnx_gen_qdq_CFLAGS = $(AM_CFLAGS)
+tests_onnx_gen_qdq_LDADD = $(PROTOBUF_C_LIBS) -lm
+$(tests_onnx_gen_qdq_OBJECTS): runtime/onnx.pb-c.h
 endif
 EXTRA_DIST += tests/onnx/shared_models.sh
 # The library's objects wait for the generated header (none without ONNX).

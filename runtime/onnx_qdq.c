@@ -29,7 +29,22 @@
  * Constants TVM's FoldConstant would make - the product of two scales,
  * a transposed weight, a zero point cast to int32 - are made as
  * constants, with their contents when the inputs' are known (scalars and
- * short lists; weights never carry contents on the graph). */
+ * short lists; weights never carry contents on the graph).  A zero point
+ * whose contents the model does not give is such a constant without
+ * contents: the backends' predicates that read it (CMSIS-NN's "every
+ * kernel zero point is 0") are then false, and `byoc explain` says the
+ * values are not known.
+ *
+ * The QOperator ops (QLinearConv, QLinearMatMul, ONNX Runtime's QLinearAdd
+ * and the others) map directly to the same QNN forms, as TVM maps them.
+ *
+ * With byoc_onnx_options.quantized_nhwc the quantized convolutions and
+ * pools are built NHWC (kernels HWIO, or HWOI when depthwise), as TVM's
+ * ConvertLayout made them for CMSIS-NN and Ethos-U: a lazy value then may
+ * hold its integer tensor in NHWC, and the transpose back to NCHW is
+ * built only for a user that needs ONNX's layout (a Flatten, a float op,
+ * the graph's output), while the next convolution or pool takes the NHWC
+ * tensor as it is. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -156,7 +171,7 @@ static bool known_scalar(ox_cx *cx, int node, double *v)
     return true;
 }
 
-static bool close(double a, double b)
+static bool near_equal(double a, double b)
 {
     return a == b || fabs(a - b) <= 1e-6 * fmax(fabs(a), fabs(b));
 }
@@ -174,7 +189,7 @@ static bool same_numbers(ox_cx *cx, int a, int b)
         return false;
     size_t n = nx > ny ? nx : ny;
     for (size_t i = 0; i < n; i++)
-        if (!close(x[nx == 1 ? 0 : i], y[ny == 1 ? 0 : i]))
+        if (!near_equal(x[nx == 1 ? 0 : i], y[ny == 1 ? 0 : i]))
             return false;
     return true;
 }
@@ -196,6 +211,10 @@ static int make_const(ox_cx *cx, byoc_dtype dt, int rank, int64_t dims0, const d
     byoc_value val, *items = NULL;
     memset(&val, 0, sizeof val);
     bool is_float = byoc_dtype_class(dt) == 'f';
+    /* Integers from the model's numbers must fit int64 to be contents. */
+    for (size_t i = 0; v && !is_float && i < (rank == 0 ? 1 : n) && i < QMAX_VALUES; i++)
+        if (!(v[i] >= -9.2e18 && v[i] <= 9.2e18))
+            v = NULL;
     if (v && (rank == 0 || (dims0 >= 0 && n <= QMAX_VALUES))) {
         if (rank == 1) {
             items = ox_alloc(cx, sizeof(byoc_value) * (n ? n : 1));
@@ -221,10 +240,9 @@ static int make_const(ox_cx *cx, byoc_dtype dt, int rank, int64_t dims0, const d
     return node < 0 ? ox_fail(cx, "%s", e.msg) : node;
 }
 
-/* A constant like `like` (a constant node) with its dtype changed to dt
- * and contents f(v) when `like`'s are known. */
-static int const_like(ox_cx *cx, int like, byoc_dtype dt, double (*f)(double, const void *),
-                      const void *arg)
+/* A constant like `like` (a constant node) with its dtype changed to dt,
+ * and its contents when known. */
+static int const_like(ox_cx *cx, int like, byoc_dtype dt)
 {
     byoc_tensor_type t = node_type(cx, like);
     if (t.rank > 1 || (t.rank == 1 && t.dims[0] < 0))
@@ -233,8 +251,6 @@ static int const_like(ox_cx *cx, int like, byoc_dtype dt, double (*f)(double, co
     size_t n;
     bool known = known_numbers(cx, like, v, QMAX_VALUES, &n)
                  && n == (t.rank == 0 ? 1 : (size_t)t.dims[0]);
-    for (size_t i = 0; known && i < n; i++)
-        v[i] = f ? f(v[i], arg) : v[i];
     return make_const(cx, dt, t.rank, t.rank == 1 ? t.dims[0] : 0, known ? v : NULL);
 }
 
@@ -273,7 +289,7 @@ static int zp_node(ox_cx *cx, int zi)
     int node = ox_node_of(cx, z);
     TRY(node);
     if (ox_is_const(z))
-        return const_like(cx, node, BYOC_DT_INT32, NULL, NULL);
+        return const_like(cx, node, BYOC_DT_INT32);
     double v;
     if (known_scalar(cx, node, &v) && t.rank == 0)
         return make_const(cx, BYOC_DT_INT32, 0, 0, &v);
@@ -324,7 +340,7 @@ static bool same_scale(ox_cx *cx, const qparam *a, const qparam *b)
         return false;
     size_t n = a->sn > b->sn ? a->sn : b->sn;
     for (size_t i = 0; i < n; i++)
-        if (!close(a->sv[a->sn == 1 ? 0 : i], b->sv[b->sn == 1 ? 0 : i]))
+        if (!near_equal(a->sv[a->sn == 1 ? 0 : i], b->sv[b->sn == 1 ? 0 : i]))
             return false;
     return true;
 }
@@ -585,7 +601,8 @@ static int int_bias(ox_cx *cx, ox_value *b, const qparam *acc)
     for (size_t i = 0; known && i < bd->n; i++) {
         double si = acc->sv[ns == 1 ? 0 : i];
         known = si != 0;
-        v[i] = known ? rint(bd->f[i] / si) : 0;
+        /* Saturated to int32, as qnn.quantize to int32 would. */
+        v[i] = known ? fmin(fmax(rint(bd->f[i] / si), -2147483648.0), 2147483647.0) : 0;
     }
     return make_const(cx, BYOC_DT_INT32, 1, bt.dims[0], known ? v : NULL);
 }

@@ -21,9 +21,9 @@ TESTS += tests/cli/limits.sh
 EXTRA_DIST += tests/cli/limits.sh
 TESTS += tests/cli/oom.sh
 EXTRA_DIST += tests/cli/oom.sh
-# A QDQ model partitioned with CMSIS-NN and Ethos-U (needs python3-onnx).
+# QDQ models partitioned with CMSIS-NN and Ethos-U (tests/onnx/gen_qdq).
 TESTS += tests/cli/qdq.sh
-EXTRA_DIST += tests/cli/qdq.sh tests/onnx/gen_qdq.py
+EXTRA_DIST += tests/cli/qdq.sh
 EXTRA_DIST += tests/cli/partition.sh tests/cli/targets.golden \
 	tests/cli/partition_resnet_bottleneck.golden \
 	tests/cli/partition_mobilenet_v2_block.golden \

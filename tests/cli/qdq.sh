@@ -1,22 +1,22 @@
 #!/bin/sh
-# QDQ-quantized models (tests/onnx/gen_qdq.py: int8 dense layers with
+# QDQ-quantized models (tests/onnx/gen_qdq: int8 dense layers with
 # per-channel and per-tensor weights and a residual add; a CNN with conv
 # and pools) partition with CMSIS-NN and Ethos-U taking their quantized
 # ops, and `byoc explain` says why CMSIS-NN refuses the dense whose
-# weight zero point is 3, and an NCHW conv.  Skipped
-# without Debian's python3-onnx.  The shared torch qresnet18 QDQ export,
+# weight zero point is 3, and an NCHW conv.  Skipped in builds without
+# ONNX support.  The shared torch qresnet18 QDQ export,
 # when ../shared/models is there, has no opaque call and known FLOPs.
 set -u
-: "${BYOC:?}" "${top_srcdir:?}"
-PY=${ONNX_PYTHON:-/usr/bin/python3}
-"$PY" -c 'import onnx' 2>/dev/null || { echo "SKIP: no python3 with onnx"; exit 77; }
+: "${BYOC:?}" "${top_srcdir:?}" "${top_builddir:?}"
+gen=$top_builddir/tests/onnx/gen_qdq
+[ -x "$gen" ] || { echo "SKIP: no tests/onnx/gen_qdq (built without ONNX)"; exit 77; }
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT INT TERM
 pass=0 fail=0
 ok() { echo "PASS: $1"; pass=$((pass + 1)); }
 bad() { echo "FAIL: $1"; fail=$((fail + 1)); }
 m=$tmp/qdq.onnx
-"$PY" "$top_srcdir/tests/onnx/gen_qdq.py" "$m" || exit 99
+"$gen" dense "$m" || exit 99
 "$BYOC" info "$m" >"$tmp/info" 2>&1
 if grep -q "opaque calls: 0" "$tmp/info" && grep -q "2  qnn.dense" "$tmp/info" \
    && grep -q "1  qnn.add" "$tmp/info" && ! grep -q "some calls have no known FLOP" "$tmp/info"; then
@@ -33,14 +33,14 @@ if grep -q "^single:cmsisnn" "$tmp/c"; then ok "compare -t cmsisnn"; else bad "c
 if grep -q 'pattern qnn_fully_connected .*matches, but `all(v in values(kzp): v == 0)` is false.*kzp = #[0-9]* (a constant: Tensor\[(), int32\] = 3)' "$tmp/e"; then
     ok "explain: a non-zero kernel zero point is refused"; else bad "explain"; cat "$tmp/e"; fi
 # Zero points without data (weights not shipped): refused, and said so.
-"$PY" "$top_srcdir/tests/onnx/gen_qdq.py" "$tmp/nozp.onnx" nozp || exit 99
+"$gen" dense-nozp "$tmp/nozp.onnx" || exit 99
 "$BYOC" explain "$tmp/nozp.onnx" --node %hq -t cmsisnn >"$tmp/e" 2>&1
 if grep -q 'pattern qnn_fully_connected .*is false.*kzp = #[0-9]* (a constant: Tensor\[(256,), int32\], values not known)' "$tmp/e"; then
     ok "explain: a kernel zero point of unknown values is refused"; else bad "explain nozp"; cat "$tmp/e"; fi
 # A CNN (conv with per-channel weights, bias and Relu, max and average
 # pools, a dense layer): as ONNX has it, NCHW, which CMSIS-NN's convs
 # refuse; with --quantized-layout NHWC both backends take conv and pools.
-"$PY" "$top_srcdir/tests/onnx/gen_qdq.py" "$tmp/cnn.onnx" conv || exit 99
+"$gen" cnn "$tmp/cnn.onnx" || exit 99
 "$BYOC" explain "$tmp/cnn.onnx" --node %r_q -t cmsisnn >"$tmp/e" 2>&1
 if grep -q 'pattern qnn_conv2d .*`c.data_layout == "NHWC"` is false.*c.data_layout = "NCHW"' "$tmp/e"; then
     ok "explain: an NCHW conv is refused"; else bad "explain NCHW"; cat "$tmp/e"; fi
