@@ -389,6 +389,45 @@ START_TEST(constants_casts_axes)
 }
 END_TEST
 
+/* Opset 10 (no axis attribute), and opset 21's output_dtype and 16-bit
+ * types: int16 activations through qnn.conv2d, a uint16 quantize. */
+START_TEST(opsets)
+{
+    mb m;
+    mb_init(&m, 10, 5);
+    qdq_input(&m, "float[1,2]", 0);
+    mb_node(&m, "Relu", "relu", "xd", "r");
+    qdq_output(&m, "r", "float[1,2]");
+    byoc_graph *g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "qnn.quantize"), 1);
+    ck_assert_int_eq(count_op(g, "qnn.dequantize"), 1);
+    ck_assert_int_eq(count_op(g, "qnn.requantize"), 1);
+    ck_assert_int_eq(count_op(g, "clip"), 1);
+    byoc_graph_destroy(g);
+
+    mb_init(&m, 21, 10);
+    mb_input(&m, "x", "float[1,2,4,4]");
+    mb_scalar(&m, "xs", 0.5f);
+    Onnx__NodeProto *n = mb_node(&m, "QuantizeLinear", "q", "x,xs", "xq");
+    attr_int(&m, n, "output_dtype", 5);
+    mb_node(&m, "DequantizeLinear", "dq", "xq,xs", "xd");
+    mb_weight(&m, "w", "int8[2,2,1,1]");
+    mb_scalar(&m, "ws", 0.25f);
+    mb_node(&m, "DequantizeLinear", "dqw", "w,ws", "wd");
+    mb_node(&m, "Conv", "conv", "xd,wd", "c");
+    n = mb_node(&m, "QuantizeLinear", "q2", "c,xs", "out");
+    attr_int(&m, n, "output_dtype", 4);
+    mb_output(&m, "out", "uint16[1,2,4,4]");
+    g = read_ok(&m);
+    ck_assert_str_eq(type_text(g, find_op(g, "qnn.quantize")), "Tensor[(1, 2, 4, 4), int16]");
+    ck_assert_str_eq(type_text(g, byoc_node_arg(g, find_op(g, "qnn.conv2d"), 0)),
+                     "Tensor[(1, 2, 4, 4), int16]");
+    ck_assert_str_eq(output_type(g), "Tensor[(1, 2, 4, 4), uint16]");
+    ck_assert_str_eq(byoc_node_op_name(g, byoc_graph_output(g)), "qnn.requantize");
+    byoc_graph_destroy(g);
+}
+END_TEST
+
 /* Read with byoc_onnx_options.quantized_nhwc set. */
 static byoc_graph *read_nhwc(mb *m)
 {
@@ -848,6 +887,7 @@ static Suite *qdq_suite(void)
     tcase_add_test(core, pools);
     tcase_add_test(core, float_ops_stay_float);
     tcase_add_test(core, constants_casts_axes);
+    tcase_add_test(core, opsets);
     tcase_add_test(core, nhwc_layout);
     tcase_add_test(core, qlinear_conv_and_conv_integer);
     tcase_add_test(core, qlinear_matmul_and_matmul_integer);
