@@ -984,14 +984,22 @@ int ox_qdq_rewrite(ox_cx *cx)
         const char *op;
         int (*fn)(ox_cx *);
     } rules[] = {
-        {"Add", rw_binary},          {"AveragePool", rw_avg_pool},
-        {"Clip", rw_activation},     {"Conv", rw_conv},
-        {"Flatten", rw_pass},        {"Gemm", rw_dense},
-        {"GlobalAveragePool", rw_avg_pool}, {"GlobalMaxPool", rw_pass},
-        {"MatMul", rw_dense},        {"MaxPool", rw_pass},
-        {"Mul", rw_binary},          {"Relu", rw_activation},
-        {"Reshape", rw_pass},        {"Squeeze", rw_pass},
-        {"Sub", rw_binary},          {"Unsqueeze", rw_pass},
+        {"Add", rw_binary},                 /* qnn.add */
+        {"AveragePool", rw_avg_pool},       /* cast, nn.avg_pool2d, cast */
+        {"Clip", rw_activation},            /* clip after the requantize */
+        {"Conv", rw_conv},                  /* qnn.conv2d (+ nn.bias_add) */
+        {"Flatten", rw_pass},               /* on the integer tensor */
+        {"Gemm", rw_dense},                 /* qnn.dense (+ nn.bias_add) */
+        {"GlobalAveragePool", rw_avg_pool}, /* cast, nn.global_avg_pool2d, cast */
+        {"GlobalMaxPool", rw_pass},         /* on the integer tensor */
+        {"MatMul", rw_dense},               /* qnn.dense */
+        {"MaxPool", rw_pass},               /* on the integer tensor */
+        {"Mul", rw_binary},                 /* qnn.mul */
+        {"Relu", rw_activation},            /* clip after the requantize */
+        {"Reshape", rw_pass},               /* on the integer tensor */
+        {"Squeeze", rw_pass},               /* on the integer tensor */
+        {"Sub", rw_binary},                 /* qnn.subtract */
+        {"Unsqueeze", rw_pass},             /* on the integer tensor */
     };
     const ox_node *n = cx->node;
     if ((n->domain[0] && strcmp(n->domain, "ai.onnx") != 0) || n->ninputs < 1)

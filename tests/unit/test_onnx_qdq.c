@@ -389,6 +389,47 @@ START_TEST(constants_casts_axes)
 }
 END_TEST
 
+/* Clip with bounds becomes a clip in the integer domain (relu6: 0 and
+ * 6 / 0.5 = 12 from the zero point); GlobalMaxPool, Reshape, Squeeze and
+ * Unsqueeze run on the integer tensor; nothing is requantized when the
+ * quantization does not change. */
+START_TEST(clip_and_shape_ops)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    qdq_input(&m, "float[1,4,2,2]", -5);
+    mb_scalar(&m, "lo", 0.0f);
+    mb_scalar(&m, "hi", 6.0f);
+    mb_node(&m, "Clip", "relu6", "xd,lo,hi", "c");
+    mb_node(&m, "GlobalMaxPool", "gmp", "c_d", "g");
+    mb_ints(&m, "shape", 2, 1, 4);
+    mb_node(&m, "Reshape", "rs", "g,shape", "r");
+    mb_ints(&m, "ax", 1, 0);
+    mb_node(&m, "Squeeze", "sq", "r,ax", "s");
+    mb_node(&m, "Unsqueeze", "usq", "s,ax", "u");
+    mb_node(&m, "QuantizeLinear", "qc", "c,xs,xz", "c_q");
+    mb_node(&m, "DequantizeLinear", "dqc", "c_q,xs,xz", "c_d");
+    mb_node(&m, "QuantizeLinear", "qu", "u,xs,xz", "uq");
+    mb_node(&m, "DequantizeLinear", "dqu", "uq,xs,xz", "out");
+    mb_output(&m, "out", "float[1,4]");
+    byoc_graph *g = read_ok(&m);
+    int c = find_op(g, "clip");
+    ck_assert_double_eq(byoc_node_attr(g, c, "a_min")->u.f, -5);
+    ck_assert_double_eq(byoc_node_attr(g, c, "a_max")->u.f, 7);
+    ck_assert_str_eq(byoc_node_op_name(g, byoc_node_arg(g, c, 0)), "qnn.quantize");
+    int gp = find_op(g, "nn.global_max_pool2d");
+    ck_assert_int_eq(byoc_node_arg(g, gp, 0), c);
+    ck_assert_str_eq(type_text(g, gp), "Tensor[(1, 4, 1, 1), int8]");
+    ck_assert_str_eq(type_text(g, find_op(g, "reshape")), "Tensor[(1, 4), int8]");
+    ck_assert_str_eq(type_text(g, find_op(g, "squeeze")), "Tensor[(4,), int8]");
+    ck_assert_str_eq(type_text(g, find_op(g, "expand_dims")), "Tensor[(1, 4), int8]");
+    ck_assert_int_eq(count_op(g, "qnn.requantize"), 0);
+    ck_assert_int_eq(count_op(g, "qnn.dequantize"), 1);
+    ck_assert_str_eq(output_type(g), "Tensor[(1, 4), float32]");
+    byoc_graph_destroy(g);
+}
+END_TEST
+
 /* Opset 10 (no axis attribute), and opset 21's output_dtype and 16-bit
  * types: int16 activations through qnn.conv2d, a uint16 quantize. */
 START_TEST(opsets)
@@ -887,6 +928,7 @@ static Suite *qdq_suite(void)
     tcase_add_test(core, pools);
     tcase_add_test(core, float_ops_stay_float);
     tcase_add_test(core, constants_casts_axes);
+    tcase_add_test(core, clip_and_shape_ops);
     tcase_add_test(core, opsets);
     tcase_add_test(core, nhwc_layout);
     tcase_add_test(core, qlinear_conv_and_conv_integer);
