@@ -98,6 +98,10 @@ static const char usage_text[] =
     "  --input-shape IN=SHAPE   read input IN with shape SHAPE (1x3x224x224),\n"
     "                           binding the named dimensions it fixes\n"
     "                           (repeatable; any command that reads a model)\n"
+    "  --quantized-layout L     NCHW (default) or NHWC: lay an ONNX model's\n"
+    "                           quantized convolutions and pools out NHWC,\n"
+    "                           the layout CMSIS-NN and Ethos-U take, as\n"
+    "                           TVM's ConvertLayout did before them\n"
     "\n"
     "Exit status: 0 on success, 1 when the input or a search fails, 2 on\n"
     "bad usage.\n";
@@ -428,6 +432,14 @@ static int parse_cli(byoc_registry *reg, cli_opts *c, int argc, char **argv, uns
             if (!(v = opt_value(argc, argv, &i, "--input-format")) ||
                 parse_format(v, &c->input) != 0)
                 return 2;
+        } else if (opt_is(a, "--quantized-layout", NULL)) {
+            if (!(v = opt_value(argc, argv, &i, "--quantized-layout")))
+                return 2;
+            if (strcmp(v, "NHWC") != 0 && strcmp(v, "NCHW") != 0) {
+                fprintf(stderr, "byoc: error: unknown quantized layout '%s' (NCHW or NHWC)\n", v);
+                return 2;
+            }
+            c->read.quantized_nhwc = strcmp(v, "NHWC") == 0;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "byoc: error: unknown option '%s' for %s\n", a, c->cmd);
             return 2;

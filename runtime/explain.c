@@ -143,8 +143,20 @@ static void print_values(FILE *f, const byoc_graph *g, const byoc_pattern_decl *
                                                                   : NULL;
         if (t)
             byoc_relay_format_type(g, t, ty, sizeof ty);
-        fprintf(f, "%s%s = %s (%s%s%s)", first ? "; it saw " : ", ", name,
-                node_label(g, v, lab, sizeof lab), node_what(g, v), *ty ? ": " : "", ty);
+        /* values(c) of a constant the model gives no contents for (a
+         * weight, a long zero-point list) is undefined, so the clause
+         * is false: say so, or the reader looks for a wrong value. */
+        const byoc_value *cv = byoc_node_kind_of(g, v) == BYOC_N_CONST
+                                   ? byoc_node_const_value(g, v) : NULL;
+        char cval[64] = "";
+        if (byoc_node_kind_of(g, v) == BYOC_N_CONST && !cv)
+            snprintf(cval, sizeof cval, ", values not known");
+        else if (cv && cv->kind != BYOC_V_LIST) {
+            strcpy(cval, " = ");
+            byoc_value_format(cv, cval + 3, sizeof cval - 3);
+        }
+        fprintf(f, "%s%s = %s (%s%s%s%s)", first ? "; it saw " : ", ", name,
+                node_label(g, v, lab, sizeof lab), node_what(g, v), *ty ? ": " : "", ty, cval);
         first = false;
         if (byoc_node_kind_of(g, v) != BYOC_N_CALL)
             continue;

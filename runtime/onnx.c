@@ -41,6 +41,7 @@
 #include "graph_impl.h"
 #include "hash.h"
 #include "onnx.h"
+#include "onnx_qdq.h"
 
 #ifdef HAVE_ONNX
 #include "runtime/onnx.pb-c.h"
@@ -70,6 +71,7 @@ struct ox_value {
     ox_value *tr_src;           /* a pending transpose of tr_src */
     int tr_rank;
     int64_t tr_perm[BYOC_MAX_RANK];
+    const ox_lazy *lazy;        /* built by lazy->build on first use */
 };
 
 /* A declared tensor type: a graph input, output or value_info entry. */
@@ -122,6 +124,7 @@ struct ox_reader {
      * levels and its last one (scope_enter). */
     int depth;
     const char *scope, *scope_head, *scope_last;
+    bool quantized_nhwc;        /* byoc_read_options.quantized_nhwc */
 };
 
 /* ---- errors ------------------------------------------------------------- */
@@ -418,6 +421,15 @@ int ox_node_of(ox_cx *cx, ox_value *v)
         byoc_graph_set_name(cx->g, node, v->name);
         return node;
     }
+    if (v->lazy) {
+        int node = v->lazy->build(cx, v->lazy);
+        if (node < 0)
+            return -1;
+        v->node = node;
+        if (!byoc_node_name(cx->g, node))
+            byoc_graph_set_name(cx->g, node, v->name);
+        return node;
+    }
     /* Topological order makes producers come first. */
     bx_die("ONNX value used before its producer was converted");
 }
@@ -468,6 +480,17 @@ byoc_tensor_type ox_type(ox_cx *cx, ox_value *v)
         return *t;
     if (v->is_const || v->partial)
         return v->is_const ? v->type : v->data->type;
+    if (v->lazy) {
+        const byoc_tensor_type *like =
+            v->lazy->like >= 0 ? byoc_node_type(cx->g, v->lazy->like, -1) : NULL;
+        if (!like || like->rank < 0 || (v->lazy->nperm && v->lazy->nperm != like->rank))
+            return v->lazy->type;
+        byoc_tensor_type out = *like;
+        out.dtype = v->lazy->type.dtype;
+        for (int k = 0; k < v->lazy->nperm; k++)
+            out.dims[k] = like->dims[v->lazy->perm[k]];
+        return out;
+    }
     /* A transpose built by this node's converter is not typed yet. */
     if (v->tr_src) {
         byoc_tensor_type s = ox_type(cx, v->tr_src), out = s;
@@ -559,6 +582,75 @@ void ox_define_partial(ox_cx *cx, int i, const ox_tensor *t)
         return;
     v->partial = true;
     v->data = t;
+}
+
+void ox_define_lazy(ox_cx *cx, int i, const ox_lazy *l)
+{
+    ox_value *v = out_value(cx, i);
+    if (!v)
+        return;
+    v->lazy = l;
+    v->node = -1;
+    v->alias = NULL;
+    v->tr_src = NULL;
+}
+
+bool ox_is_const(ox_value *v)
+{
+    v = resolve(v);
+    return v && v->is_const;
+}
+
+int ox_out_node(ox_cx *cx, int i)
+{
+    ox_value *v = out_value(cx, i);
+    return v ? ox_node_of(cx, v) : -1;
+}
+
+const ox_lazy *ox_lazy_of(ox_value *v)
+{
+    v = resolve(v);
+    return v && v->lazy && v->node < 0 ? v->lazy : NULL;
+}
+
+int ox_convert_as(ox_cx *cx, const char *op_type, const int *nodes, int n)
+{
+    const ox_op_map *map = ox_op_lookup("", op_type);
+    if (!map)
+        bx_die("ox_convert_as: no converter for the ONNX op");
+    /* The converter reads its inputs' types: type what was built so far. */
+    byoc_error e;
+    if (bx_graph_infer_new(cx->g, &e) < 0)
+        return graph_fail(cx, &e);
+    const char **in = BX_NEWN(&cx->r->arena, const char *, n + 1);
+    for (int i = 0; i < n; i++) {
+        if (nodes[i] == OX_KEEP) {
+            in[i] = i < cx->node->ninputs ? cx->node->inputs[i] : "";
+            continue;
+        }
+        if (nodes[i] < 0) {
+            in[i] = "";
+            continue;
+        }
+        /* The stand-in's name cannot be an ONNX tensor's: none starts
+         * with a control character. */
+        char name[40];
+        snprintf(name, sizeof name, "\x1fnode %d", nodes[i]);
+        ox_value *v = value_make(cx->r, name);
+        v->node = nodes[i];
+        in[i] = v->name;
+    }
+    ox_node copy = *cx->node;
+    copy.op_type = op_type;
+    copy.domain = "";
+    copy.inputs = in;
+    copy.ninputs = n;
+    ox_cx sub = *cx;
+    sub.node = &copy;
+    sub.map = map;
+    int rc = map->convert(&sub);
+    cx->why = sub.why;
+    return rc;
 }
 
 void ox_define_transpose(ox_cx *cx, int i, ox_value *src, const int64_t *perm, int rank)
@@ -888,13 +980,16 @@ static const ox_op_map *lookup(ox_reader *r, const ox_node *n)
  * up (typed, where contents known in part say what its output is). */
 static int convert_node(ox_reader *r, const ox_node *n)
 {
-    ox_cx cx = {.r = r, .g = r->g, .node = n, .opset = r->m.opset};
+    ox_cx cx = {.r = r, .g = r->g, .node = n, .opset = r->m.opset,
+                .quantized_nhwc = r->quantized_nhwc};
     if (ox_is_control_flow(n))
         return ox_convert_control_flow(&cx);
     cx.map = lookup(r, n);
     if (!cx.map)
         return build_opaque(&cx, NULL);
-    int rc = cx.map->convert(&cx);
+    int rc = ox_qdq_rewrite(&cx);
+    if (rc == OX_QDQ_NONE)
+        rc = cx.map->convert(&cx);
     if (rc < 0)
         return -1;
     if (rc > 0) {
@@ -912,7 +1007,7 @@ static int convert_node(ox_reader *r, const ox_node *n)
          * that is read but that the op does not give is the model's
          * mistake (an Identity with three outputs). */
         if (v && v->uses > 0 && v->node < 0 && !v->alias && !v->is_const && !v->tr_src
-            && !v->partial)
+            && !v->partial && !v->lazy)
             return ox_fail(&cx, "%s gives no output %d ('%s')", n->op_type, i + 1, v->name);
     }
     return 0;
@@ -2057,6 +2152,7 @@ static byoc_graph *read_bytes(const byoc_registry *reg, const void *data, size_t
     memset(&r, 0, sizeof r);
     r.file = name;
     r.err = err;
+    r.quantized_nhwc = opts && opts->quantized_nhwc;
     r.g = byoc_graph_create(reg);
     byoc_graph_set_source(r.g, name);
     bx_arena_init(&r.arena);

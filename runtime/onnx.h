@@ -101,6 +101,7 @@ typedef struct ox_cx {
     const ox_op_map *map;
     int opset;                  /* of the default domain */
     const char *why;            /* set by ox_unsupported */
+    bool quantized_nhwc;        /* byoc_read_options: quantized convs and pools NHWC */
 } ox_cx;
 
 /* A converter returns 0 with every output defined, -1 with the error
@@ -211,6 +212,39 @@ void ox_define_transpose(ox_cx *cx, int i, ox_value *v, const int64_t *perm, int
 /* "node 'conv1' (Conv)", or for a nameless node "the Conv node writing
  * 'y'", into buf. */
 const char *ox_node_desc(const ox_node *n, char *buf, size_t size);
+
+/* ---- values built on first use (the QDQ rewrite, onnx_qdq.c) ----------- */
+
+/* A value whose graph node waits until something uses it as an argument,
+ * as a pending transpose does: a DequantizeLinear's output stays
+ * "x dequantized" so that a Conv, a MatMul or a QuantizeLinear after it
+ * can take x itself.  build makes the node (the cx is its user's); type is
+ * the node's type, for ox_type before then.  The struct lives as long as
+ * the reader (ox_alloc) and is usually the first member of a larger one. */
+typedef struct ox_lazy ox_lazy;
+struct ox_lazy {
+    int (*build)(ox_cx *cx, const ox_lazy *l);
+    byoc_tensor_type type;      /* its dtype; its shape unless `like` is set */
+    int like;                   /* a graph node of the same shape, or -1 */
+    int nperm;                  /* > 0: like's dims permuted, dims[k] = like's[perm[k]] */
+    int64_t perm[BYOC_MAX_RANK];
+};
+/* Output i is l, built on first use. */
+void ox_define_lazy(ox_cx *cx, int i, const ox_lazy *l);
+/* The lazy value v holds, NULL when it holds none or it is built. */
+const ox_lazy *ox_lazy_of(ox_value *v);
+/* Is v an initializer or a Constant's output, with or without contents? */
+bool ox_is_const(ox_value *v);
+/* The graph node of output i as the converter defined it, or -1. */
+int ox_out_node(ox_cx *cx, int i);
+/* Run the converter of the default-domain op op_type on this node's
+ * attributes and outputs, with graph nodes as its n inputs (-1 absent,
+ * OX_KEEP this node's own input i): a quantized op's integer twin, or its
+ * float form on dequantized inputs.  The nodes built so far are typed
+ * first, so they must be complete.  Returns what the converter returns. */
+enum { OX_KEEP = -2 };
+int ox_convert_as(ox_cx *cx, const char *op_type, const int *nodes, int n);
+
 /* Fail: "node 'n' (Op): <message>". */
 int ox_fail(ox_cx *cx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Give up on mapping this node (returns 1); the message becomes the note. */

@@ -7,6 +7,7 @@
 runtime_libbyoc_la_SOURCES += runtime/onnx.c runtime/onnx.h runtime/onnx_ops.c \
 	runtime/onnx_cf.c
 runtime_libbyoc_la_SOURCES += runtime/onnx_contrib.c runtime/onnx_contrib.h
+runtime_libbyoc_la_SOURCES += runtime/onnx_qdq.c runtime/onnx_qdq.h
 byocinclude_HEADERS += include/byoc/onnx.h
 ONNX_PB_DEPS =
 
@@ -66,6 +67,15 @@ tests_unit_test_onnx_contrib_CFLAGS = $(RUNTIME_UNIT_CFLAGS)
 tests_unit_test_onnx_contrib_LDADD = $(RUNTIME_UNIT_LDADD) $(PROTOBUF_C_LIBS)
 $(tests_unit_test_onnx_contrib_OBJECTS): runtime/onnx.pb-c.h
 
+# The quantized forms (runtime/onnx_qdq.c), with the same builder.
+check_PROGRAMS += tests/unit/test_onnx_qdq
+TESTS += tests/unit/test_onnx_qdq
+tests_unit_test_onnx_qdq_SOURCES = tests/unit/test_onnx_qdq.c tests/unit/onnx_mb.h
+nodist_tests_unit_test_onnx_qdq_SOURCES = runtime/onnx.pb-c.c
+tests_unit_test_onnx_qdq_CFLAGS = $(RUNTIME_UNIT_CFLAGS)
+tests_unit_test_onnx_qdq_LDADD = $(RUNTIME_UNIT_LDADD) $(PROTOBUF_C_LIBS)
+$(tests_unit_test_onnx_qdq_OBJECTS): runtime/onnx.pb-c.h
+
 # Every shared ONNX model loads (tests/onnx/shared_models.sh); skipped
 # when ../shared/models is absent.
 check_PROGRAMS += tests/onnx/load_onnx
@@ -82,6 +92,14 @@ nodist_tests_onnx_gen_onnx_SOURCES = runtime/onnx.pb-c.c
 tests_onnx_gen_onnx_CFLAGS = $(AM_CFLAGS)
 tests_onnx_gen_onnx_LDADD = $(PROTOBUF_C_LIBS)
 $(tests_onnx_gen_onnx_OBJECTS): runtime/onnx.pb-c.h
+
+# QDQ-quantized models for tests/cli/qdq.sh.
+check_PROGRAMS += tests/onnx/gen_qdq
+tests_onnx_gen_qdq_SOURCES = tests/onnx/gen_qdq.c tests/onnx/onnx_gen.h
+nodist_tests_onnx_gen_qdq_SOURCES = runtime/onnx.pb-c.c
+tests_onnx_gen_qdq_CFLAGS = $(AM_CFLAGS)
+tests_onnx_gen_qdq_LDADD = $(PROTOBUF_C_LIBS) -lm
+$(tests_onnx_gen_qdq_OBJECTS): runtime/onnx.pb-c.h
 endif
 EXTRA_DIST += tests/onnx/shared_models.sh tests/onnx/op_table_tested.sh
 # Every entry of the op table is built by some unit test.

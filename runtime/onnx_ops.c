@@ -26,6 +26,7 @@
 
 #include "onnx.h"
 #include "onnx_contrib.h"
+#include "onnx_qdq.h"
 
 #define TRY(x)                                                                                  \
     do {                                                                                        \
@@ -2707,6 +2708,19 @@ bool ox_symbolic_type(ox_cx *cx, byoc_tensor_type *out)
     return false;
 }
 
+/* ---- for the quantized converters (onnx_qdq.c) ------------------------------------ */
+
+int ox_spatial_ints(ox_cx *cx, const char *name, int nd, int per, int64_t def, int64_t *out)
+{
+    return spatial_ints(cx, name, nd, per, def, out);
+}
+
+int ox_read_pads(ox_cx *cx, int nd, const int64_t *k, const int64_t *s, const int64_t *d,
+                 int64_t *pads)
+{
+    return read_pads(cx, nd, k, s, d, pads);
+}
+
 /* ---- the table --------------------------------------------------------------------- */
 
 /* By ONNX name, capitals first as strcmp sorts; ops of other domains after those of the
@@ -2735,14 +2749,19 @@ static const ox_op_map op_table[] = {
     {"Constant", conv_constant, NULL},                  /* a constant */
     {"ConstantOfShape", conv_constant_of_shape, NULL},  /* full */
     {"Conv", conv_conv, NULL},                          /* nn.conv{1,2,3}d (+ nn.bias_add) */
+    {"ConvInteger", ox_conv_qlinear_conv, NULL},        /* qnn.conv2d with unit scales */
     {"ConvTranspose", conv_conv, NULL},                 /* nn.conv{1,2,3}d_transpose
                                                            (+ nn.bias_add) */
     {"Cos", conv_unary, "cos"},                         /* cos */
     {"Cosh", conv_unary, "cosh"},                       /* cosh */
     {"DepthToSpace", conv_depth_to_space, NULL},        /* nn.depth_to_space */
+    {"DequantizeLinear", ox_conv_dequantize, NULL},     /* qnn.dequantize, or nothing when
+                                                           an integer op takes its input
+                                                           (onnx_qdq.c) */
     {"Div", conv_binary, "divide"},                     /* divide */
     {"Dropout", conv_dropout, NULL},                    /* nothing (its input); nn.dropout
                                                            when the mask is read */
+    {"DynamicQuantizeLinear", ox_conv_dynamic_quantize, NULL}, /* max, min, ..., qnn.quantize */
     {"Equal", conv_binary, "equal"},                    /* equal */
     {"Erf", conv_unary, "erf"},                         /* erf */
     {"Exp", conv_unary, "exp"},                         /* exp */
@@ -2774,6 +2793,7 @@ static const ox_op_map op_table[] = {
     {"LogSoftmax", conv_softmax, "nn.log_softmax"},     /* nn.log_softmax */
     {"MatMul", conv_matmul, NULL},                      /* nn.dense or nn.batch_matmul
                                                            (+ reshape, transpose) */
+    {"MatMulInteger", ox_conv_qlinear_matmul, NULL},    /* qnn.dense with unit scales */
     {"Max", conv_variadic, "maximum"},                  /* maximum, chained */
     {"MaxPool", conv_pool, NULL},                       /* nn.max_pool{1,2,3}d */
     {"Mean", conv_mean, NULL},                          /* expand_dims, concatenate, mean */
@@ -2786,6 +2806,11 @@ static const ox_op_map op_table[] = {
     {"PRelu", conv_prelu, NULL},                        /* nn.prelu (per-channel slopes) */
     {"Pad", conv_pad, NULL},                            /* nn.pad */
     {"Pow", conv_pow, NULL},                            /* power (+ cast) */
+    {"QLinearConv", ox_conv_qlinear_conv, NULL},        /* qnn.conv2d (+ nn.bias_add),
+                                                           qnn.requantize */
+    {"QLinearMatMul", ox_conv_qlinear_matmul, NULL},    /* qnn.dense, qnn.requantize */
+    {"QuantizeLinear", ox_conv_quantize, NULL},         /* qnn.quantize; qnn.requantize or
+                                                           nothing after an integer op */
     {"RMSNormalization", ox_conv_rms_norm, NULL},       /* multiply, mean, add, rsqrt,
                                                            multiply, multiply */
     {"Range", conv_range, NULL},                        /* arange */
@@ -2873,6 +2898,25 @@ static const ox_op_map op_table[] = {
                                                            layout_transform (+ strided_slice) */
     {"com.microsoft.nchwc.Upsample", ox_conv_nchwc_upsample, NULL}, /* nn.upsampling, or
                                                            image.resize2d for linear; NCHW8c */
+    /* Quantized ops of ONNX Runtime (docs/ContribOperators.md), onnx_qdq.c. */
+    {"com.microsoft.DynamicQuantizeMatMul", ox_conv_dynamic_quantize_matmul, NULL},
+                                                        /* max, min, ..., qnn.quantize,
+                                                           qnn.dense, qnn.dequantize */
+    {"com.microsoft.MatMulIntegerToFloat", ox_conv_matmul_integer_to_float, NULL},
+                                                        /* qnn.dense, qnn.dequantize (+ add) */
+    {"com.microsoft.QGemm", ox_conv_qgemm, NULL},       /* qnn.dense (+ nn.bias_add),
+                                                           qnn.requantize or qnn.dequantize */
+    {"com.microsoft.QLinearAdd", ox_conv_qlinear_binary, "qnn.add"},         /* qnn.add */
+    {"com.microsoft.QLinearAveragePool", ox_conv_qlinear_pool, NULL},
+                                                        /* cast, nn.avg_pool2d, cast or
+                                                           qnn.requantize */
+    {"com.microsoft.QLinearConcat", ox_conv_qlinear_concat, NULL},  /* qnn.concatenate */
+    {"com.microsoft.QLinearGlobalAveragePool", ox_conv_qlinear_pool, NULL},
+                                                        /* cast, nn.global_avg_pool2d, cast
+                                                           or qnn.requantize */
+    {"com.microsoft.QLinearLeakyRelu", ox_conv_qlinear_unary, "qnn.leaky_relu"}, /* qnn.leaky_relu */
+    {"com.microsoft.QLinearMul", ox_conv_qlinear_binary, "qnn.mul"},         /* qnn.mul */
+    {"com.microsoft.QLinearSigmoid", ox_conv_qlinear_unary, "qnn.sigmoid"},  /* qnn.sigmoid */
 };
 
 const ox_op_map *ox_op_lookup(const char *domain, const char *op_type)

@@ -23,6 +23,9 @@ TESTS += tests/cli/control_flow.sh
 EXTRA_DIST += tests/cli/control_flow.sh
 TESTS += tests/cli/oom.sh
 EXTRA_DIST += tests/cli/oom.sh
+# QDQ models partitioned with CMSIS-NN and Ethos-U (tests/onnx/gen_qdq).
+TESTS += tests/cli/qdq.sh
+EXTRA_DIST += tests/cli/qdq.sh
 EXTRA_DIST += tests/cli/partition.sh tests/cli/targets.golden \
 	tests/cli/partition_resnet_bottleneck.golden \
 	tests/cli/partition_mobilenet_v2_block.golden \

@@ -140,6 +140,13 @@ typedef struct byoc_read_options {
     size_t ndims;
     const byoc_input_shape *shapes;
     size_t nshapes;
+    /* ONNX only: quantized 2-D convolutions and pools laid out NHWC
+     * (kernels HWIO, depthwise HWOI), with the transposes at the edges of
+     * the quantized region: what TVM's ConvertLayout pass made of an ONNX
+     * model before partition_for_cmsisnn or partition_for_ethosu, whose
+     * kernels take only that layout.  Off: ONNX's NCHW, as TVM's frontend
+     * gives. */
+    bool quantized_nhwc;
 } byoc_read_options;
 
 /* ---- reading ------------------------------------------------------------ */

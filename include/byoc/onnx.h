@@ -11,6 +11,12 @@
  * type the model declares (value_info, outputs) that disagrees with the
  * inferred one is recorded as a note.
  *
+ * Quantized models become Relay's QNN ops: QuantizeLinear and
+ * DequantizeLinear around a Conv, Gemm, MatMul, Add, pool or activation
+ * give qnn.conv2d, qnn.dense, qnn.add, ... with qnn.requantize, as TVM's
+ * frontend followed by its FakeQuantizationToInteger pass gives them;
+ * QLinearConv and the other QOperator ops map directly.
+ *
  * ONNX support needs protobuf-c at configure time; without it the library
  * still builds, byoc_onnx_available() is false and the readers fail with a
  * message saying so. */
@@ -37,11 +43,12 @@ byoc_graph *byoc_onnx_read(const byoc_registry *reg, const char *path, byoc_erro
 /* The same from memory; `name` is used in messages. */
 byoc_graph *byoc_onnx_read_bytes(const byoc_registry *reg, const void *data, size_t size,
                                  const char *name, byoc_error *err);
-/* The same with free dimensions bound and input shapes given first
- * (opts may be NULL): a dim_param the bindings name reads as their size
- * everywhere in the model, and a given input shape replaces the declared
- * one, binding the names at its axes.  Naming a dimension the model does
- * not have, or an input it does not have, is an error. */
+/* The same with options (opts may be NULL; byoc_read_options in
+ * byoc/graph.h): free dimensions bound and input shapes given first - a
+ * dim_param the bindings name reads as their size everywhere in the
+ * model, and a given input shape replaces the declared one, binding the
+ * names at its axes; naming a dimension the model does not have, or an
+ * input it does not have, is an error - and quantized_nhwc. */
 byoc_graph *byoc_onnx_read_with(const byoc_registry *reg, const char *path,
                                 const byoc_read_options *opts, byoc_error *err);
 byoc_graph *byoc_onnx_read_bytes_with(const byoc_registry *reg, const void *data, size_t size,

@@ -13,7 +13,8 @@
  *                    know each Shape's input type from inference to fold
  *                    the chain away.
  *
- * Header-only (static functions); the caller compiles runtime/onnx.pb-c.c.
+ * Header-only (static functions; the generators inline, so that a program
+ * may use either); the caller compiles runtime/onnx.pb-c.c.
  * Each generator returns the packed model in a malloc'd buffer. */
 #ifndef BYOC_TESTS_ONNX_GEN_H
 #define BYOC_TESTS_ONNX_GEN_H
@@ -209,7 +210,7 @@ static uint8_t *gen_pack(gen *g, size_t *size)
     return buf;
 }
 
-static uint8_t *gen_concat(int n, size_t *size)
+static inline uint8_t *gen_concat(int n, size_t *size)
 {
     gen g;
     gen_init(&g, 13);
@@ -245,7 +246,7 @@ static uint8_t *gen_concat(int n, size_t *size)
  */
 enum { GEN_S = 49, GEN_C = 96, GEN_H = 3, GEN_LAYER_NODES = 20 };
 
-static uint8_t *gen_chains(int layers, size_t *size)
+static inline uint8_t *gen_chains(int layers, size_t *size)
 {
     gen g;
     gen_init(&g, 13);

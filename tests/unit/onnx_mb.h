@@ -182,8 +182,9 @@ static inline void attr_ints(mb *m, Onnx__NodeProto *n, const char *name, int co
 static inline int dtype_code(const char *s, size_t len)
 {
     static const struct { const char *name; int code; } types[] = {
-        {"float", 1}, {"uint8", 2}, {"int8", 3}, {"int32", 6}, {"int64", 7},
-        {"string", 8}, {"bool", 9}, {"float16", 10}, {"double", 11},
+        {"float", 1}, {"uint8", 2}, {"int8", 3}, {"uint16", 4}, {"int16", 5},
+        {"int32", 6}, {"int64", 7}, {"string", 8}, {"bool", 9}, {"float16", 10},
+        {"double", 11},
     };
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
         if (strlen(types[i].name) == len && !strncmp(types[i].name, s, len))
