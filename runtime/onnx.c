@@ -365,6 +365,13 @@ static int materialize(ox_reader *r, ox_value *v)
             if (u && u->partial && u->node < 0)
                 need = u;
         }
+        if (need && need->owner != r) {
+            /* An enclosing graph's value, read by a branch taken in place:
+             * its own reader builds it (at most BYOC_MAX_GRAPH_DEPTH up). */
+            if (materialize(need->owner, need) < 0)
+                rc = -1;
+            continue;
+        }
         if (need) {
             if ((size_t)sp >= r->values.n) {
                 reader_error(r, "'%s': shape computations form a cycle", v->name);
@@ -1422,6 +1429,8 @@ static const ox_tensor *tensor_copy(ox_reader *r, const ox_tensor *t)
         return NULL;
     ox_tensor *c = BX_NEW(&r->arena, ox_tensor);
     *c = *t;
+    if (t->sym)
+        c->sym = bx_arena_memdup(&r->arena, t->sym, t->n ? t->n : 1);
     if (t->i)
         c->i = bx_arena_memdup(&r->arena, t->i, sizeof(int64_t) * (t->n ? t->n : 1));
     if (t->f)
@@ -1463,6 +1472,9 @@ byoc_graph *ox_graph_build(ox_cx *cx, const char *attr, const ox_graph *sg,
 {
     byoc_graph *g = byoc_graph_create(byoc_graph_registry(cx->g));
     byoc_graph_set_source(g, cx->r->file);
+    /* The same symbols, with the same ids, as the types it is given. */
+    for (int i = 0; i < byoc_graph_symbol_count(cx->g); i++)
+        byoc_graph_symbol(g, byoc_graph_symbol_name(cx->g, i));
     ox_reader c;
     scope_open(cx, &c, g, attr, sg);
     ox_decl *inputs = BX_NEWN(&c.arena, ox_decl, sg->m.ninputs + 1);

@@ -108,6 +108,8 @@ static int host_node(ox_cx *cx, const byoc_tensor_type *types, const char *const
     if (n->name[0])
         byoc_graph_set_name(cx->g, call, n->name);
     for (int i = 0; i < n->noutputs; i++) {
+        if (!n->outputs[i][0])
+            continue;   /* an output the model leaves out */
         int p = ox_proj(cx, call, i);
         if (p < 0)
             return -1;

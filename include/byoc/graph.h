@@ -199,7 +199,8 @@ const char *byoc_graph_note(const byoc_graph *g, int i);
  * its subgraphs - the branches, the loop body - each a graph of its own,
  * under the name of the attribute it came from ("then_branch", "body").
  * A subgraph's inputs are its formal inputs, then the values of enclosing
- * graphs it reads.  The partitioner does not look inside: it places the
+ * graphs it reads; the ONNX reader gives it the enclosing graph's
+ * symbolic dimensions under the same ids.  The partitioner does not look inside: it places the
  * call as one node, as any opaque call. */
 /* Give sub to call `node` of g, under `name` (copied): g owns it from
  * then on and destroys it with itself.  -1 with err filled, sub not taken,

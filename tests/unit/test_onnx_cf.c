@@ -389,6 +389,46 @@ START_TEST(nested_subgraphs_and_outer_values)
 }
 END_TEST
 
+START_TEST(symbolic_dims_in_subgraphs)
+{
+    /* x is [N, 3]: a kept branch's input has N too, named as outside, and
+     * a branch taken in place reads a shape known only in part (Shape of
+     * x), whose nodes the enclosing graph builds when a Neg needs it. */
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[N,3]");
+    mb_input(&m, "c", "bool[]");
+    mb_bool(&m, "yes", true);
+    mb_node(&m, "Shape", "sh", "x", "s");
+    Onnx__NodeProto *n = mb_node(&m, "If", "kept", "c", "y");
+    Onnx__GraphProto *t = mb_graph_attr(&m, n, "then_branch");
+    mb_sub_node(&m, t, "Relu", "r", "x", "t");
+    mb_sub_output(&m, t, "t", NULL);
+    Onnx__GraphProto *e = mb_graph_attr(&m, n, "else_branch");
+    mb_sub_output(&m, e, "x", NULL);
+    Onnx__NodeProto *k = mb_node(&m, "If", "taken", "yes", "z");
+    t = mb_graph_attr(&m, k, "then_branch");
+    mb_sub_node(&m, t, "Neg", "ng", "s", "ns");
+    mb_sub_output(&m, t, "ns", NULL);
+    e = mb_graph_attr(&m, k, "else_branch");
+    mb_sub_output(&m, e, "s", NULL);
+    mb_output(&m, "y", NULL);
+    mb_output(&m, "z", NULL);
+    byoc_graph *g = read_ok(&m);
+    int h = find_op(g, "If");
+    const byoc_graph *then_g = byoc_node_subgraph(g, h, 0);
+    ck_assert_str_eq(type_text(then_g, sub_input(then_g, 0)), "Tensor[(N, 3), float32]");
+    ck_assert_str_eq(sub_output_type(then_g, 0), "Tensor[(N, 3), float32]");
+    ck_assert_str_eq(type_text(g, find_name(g, "y")), "Tensor[(N, 3), float32]");
+    int neg = find_op(g, "negative");
+    ck_assert_int_eq(byoc_node_arg(g, neg, 0), find_op(g, "shape_of"));
+    int out = byoc_graph_output(g);
+    ck_assert_int_eq(byoc_node_arg(g, out, 1), neg);
+    ck_assert_str_eq(type_text(g, neg), "Tensor[(2,), int64]");
+    byoc_graph_destroy(g);
+}
+END_TEST
+
 START_TEST(subgraph_names_shadow_outer_ones)
 {
     /* The taken branch writes 't', which the main graph also writes
@@ -803,6 +843,7 @@ static Suite *onnx_cf_suite(void)
     tcase_add_test(core, scan_is_kept_with_its_body_typed);
     tcase_add_test(core, scan_8_body_typed_as_declared);
     tcase_add_test(core, nested_subgraphs_and_outer_values);
+    tcase_add_test(core, symbolic_dims_in_subgraphs);
     tcase_add_test(core, subgraph_names_shadow_outer_ones);
     tcase_add_test(core, subgraph_order_follows_outer_reads);
     tcase_add_test(core, graphs_attribute_of_an_unmapped_op);
