@@ -4,6 +4,7 @@
 # build tree; nothing generated is distributed or committed.  Without it
 # the same files build a library whose ONNX readers say it is not built in.
 runtime_libbyoc_la_SOURCES += runtime/onnx.c runtime/onnx.h runtime/onnx_ops.c
+runtime_libbyoc_la_SOURCES += runtime/onnx_more.c runtime/onnx_more.h
 byocinclude_HEADERS += include/byoc/onnx.h
 ONNX_PB_DEPS =
 
@@ -35,6 +36,15 @@ nodist_tests_unit_test_onnx_SOURCES = runtime/onnx.pb-c.c
 tests_unit_test_onnx_CFLAGS = $(RUNTIME_UNIT_CFLAGS)
 tests_unit_test_onnx_LDADD = $(RUNTIME_UNIT_LDADD) $(PROTOBUF_C_LIBS)
 $(tests_unit_test_onnx_OBJECTS): runtime/onnx.pb-c.h
+
+# The converters of runtime/onnx_more.c, one model per op.
+check_PROGRAMS += tests/unit/test_onnx_more
+TESTS += tests/unit/test_onnx_more
+tests_unit_test_onnx_more_SOURCES = tests/unit/test_onnx_more.c tests/unit/onnx_mb.h
+nodist_tests_unit_test_onnx_more_SOURCES = runtime/onnx.pb-c.c
+tests_unit_test_onnx_more_CFLAGS = $(RUNTIME_UNIT_CFLAGS)
+tests_unit_test_onnx_more_LDADD = $(RUNTIME_UNIT_LDADD) $(PROTOBUF_C_LIBS)
+$(tests_unit_test_onnx_more_OBJECTS): runtime/onnx.pb-c.h
 
 # Every shared ONNX model loads (tests/onnx/shared_models.sh); skipped
 # when ../shared/models is absent.

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "onnx.h"
+#include "onnx_more.h"
 
 #define TRY(x)                                                                                  \
     do {                                                                                        \
@@ -1936,9 +1937,15 @@ static const ox_op_map op_table[] = {
     {"Atanh", conv_unary, "atanh"},                     /* atanh */
     {"AveragePool", conv_pool, NULL},                   /* nn.avg_pool{1,2,3}d */
     {"BatchNormalization", conv_batch_norm, NULL},      /* nn.batch_norm + .0 */
+    {"BitShift", ox_conv_bit_shift, NULL},              /* left_shift, right_shift */
+    {"BitwiseAnd", ox_conv_bitwise, "bitwise_and"},     /* bitwise_and */
+    {"BitwiseNot", ox_conv_bitwise, "bitwise_not"},     /* bitwise_not */
+    {"BitwiseOr", ox_conv_bitwise, "bitwise_or"},       /* bitwise_or */
+    {"BitwiseXor", ox_conv_bitwise, "bitwise_xor"},     /* bitwise_xor */
     {"Cast", conv_cast, NULL},                          /* cast */
     {"CastLike", conv_binary, "cast_like"},             /* cast_like */
     {"Ceil", conv_unary, "ceil"},                       /* ceil */
+    {"Celu", ox_conv_celu, NULL},                       /* maximum, minimum, exp, arithmetic */
     {"Clip", conv_clip, NULL},                          /* clip; maximum/minimum for bounds
                                                            computed at run time */
     {"Concat", conv_concat, NULL},                      /* concatenate of a tuple */
@@ -1949,64 +1956,96 @@ static const ox_op_map op_table[] = {
                                                            (+ nn.bias_add) */
     {"Cos", conv_unary, "cos"},                         /* cos */
     {"Cosh", conv_unary, "cosh"},                       /* cosh */
+    {"CumSum", ox_conv_cumsum, NULL},                   /* cumsum (+ reverse) */
     {"DepthToSpace", conv_depth_to_space, NULL},        /* nn.depth_to_space */
     {"Div", conv_binary, "divide"},                     /* divide */
     {"Dropout", conv_dropout, NULL},                    /* nothing (its input); nn.dropout
                                                            when the mask is read */
+    {"Elu", ox_conv_elu, NULL},                         /* nn.relu, exp, arithmetic */
     {"Equal", conv_binary, "equal"},                    /* equal */
     {"Erf", conv_unary, "erf"},                         /* erf */
     {"Exp", conv_unary, "exp"},                         /* exp */
     {"Expand", conv_expand, NULL},                      /* broadcast_to */
+    {"EyeLike", ox_conv_eye_like, NULL},                /* zeros, arange, stack, full,
+                                                           scatter_nd */
     {"Flatten", conv_flatten, NULL},                    /* nn.batch_flatten, or reshape */
     {"Floor", conv_unary, "floor"},                     /* floor */
+    {"GRU", ox_conv_rnn, NULL},                         /* unrolled: nn.dense, sigmoid, tanh,
+                                                           arithmetic per step */
     {"Gather", conv_gather, NULL},                      /* take */
     {"GatherElements", conv_gather_elements, NULL},     /* gather */
     {"GatherND", conv_gather_nd, NULL},                 /* gather_nd */
     {"Gemm", conv_gemm, NULL},                          /* nn.dense (+ transpose, multiply,
                                                            add) */
     {"GlobalAveragePool", conv_global_pool, NULL},      /* nn.global_avg_pool2d */
+    {"GlobalLpPool", ox_conv_lp_pool, NULL},            /* power, nn.avg_pool{1,2,3}d, abs,
+                                                           multiply, power */
     {"GlobalMaxPool", conv_global_pool, NULL},          /* nn.global_max_pool2d */
     {"Greater", conv_binary, "greater"},                /* greater */
     {"GreaterOrEqual", conv_binary, "greater_equal"},   /* greater_equal */
+    {"GroupNormalization", ox_conv_group_norm, NULL},   /* nn.group_norm (+ repeat) */
     {"HardSigmoid", conv_hard_sigmoid, NULL},           /* multiply, add, clip */
     {"HardSwish", conv_hard_swish, NULL},               /* multiply, add, clip, multiply */
+    {"Hardmax", ox_conv_hardmax, NULL},                 /* argmax, one_hot (+ reshapes) */
     {"Identity", conv_identity, NULL},                  /* nothing: its input */
     {"InstanceNormalization", conv_instance_norm, NULL}, /* nn.instance_norm */
+    {"IsInf", ox_conv_is_inf, NULL},                    /* isinf (+ logical_and) */
     {"IsNaN", conv_unary, "isnan"},                     /* isnan */
     {"LRN", conv_lrn, NULL},                            /* nn.lrn */
+    {"LSTM", ox_conv_rnn, NULL},                        /* unrolled: concatenate, nn.dense,
+                                                           sigmoid, tanh, arithmetic per step */
     {"LayerNormalization", conv_layer_norm, NULL},      /* nn.layer_norm */
     {"LeakyRelu", conv_leaky_relu, NULL},               /* nn.leaky_relu */
     {"Less", conv_binary, "less"},                      /* less */
     {"LessOrEqual", conv_binary, "less_equal"},         /* less_equal */
     {"Log", conv_unary, "log"},                         /* log */
     {"LogSoftmax", conv_softmax, "nn.log_softmax"},     /* nn.log_softmax */
+    {"LpNormalization", ox_conv_lp_norm, NULL},         /* nn.l2_normalize; divide by sum(abs) */
+    {"LpPool", ox_conv_lp_pool, NULL},                  /* power, nn.avg_pool{1,2,3}d, abs,
+                                                           multiply, power */
     {"MatMul", conv_matmul, NULL},                      /* nn.dense or nn.batch_matmul
                                                            (+ reshape, transpose) */
     {"Max", conv_variadic, "maximum"},                  /* maximum, chained */
     {"MaxPool", conv_pool, NULL},                       /* nn.max_pool{1,2,3}d */
     {"Mean", conv_mean, NULL},                          /* expand_dims, concatenate, mean */
+    {"MeanVarianceNormalization", ox_conv_mvn, NULL},   /* mean, power, sqrt, arithmetic */
     {"Min", conv_variadic, "minimum"},                  /* minimum, chained */
+    {"Mish", ox_conv_mish, NULL},                       /* x * tanh(log(1 + exp(x))) */
     {"Mod", conv_mod, NULL},                            /* floor_mod, or mod for fmod=1 */
     {"Mul", conv_binary, "multiply"},                   /* multiply */
     {"Neg", conv_unary, "negative"},                    /* negative */
     {"Not", conv_unary, "logical_not"},                 /* logical_not */
+    {"OneHot", ox_conv_one_hot, NULL},                  /* one_hot (+ where for negative
+                                                           indices) */
     {"Or", conv_binary, "logical_or"},                  /* logical_or */
     {"PRelu", conv_prelu, NULL},                        /* nn.prelu (per-channel slopes) */
     {"Pad", conv_pad, NULL},                            /* nn.pad */
     {"Pow", conv_pow, NULL},                            /* power (+ cast) */
+    {"RNN", ox_conv_rnn, NULL},                         /* unrolled: nn.dense, add, tanh per
+                                                           step */
     {"Range", conv_range, NULL},                        /* arange */
     {"Reciprocal", conv_reciprocal, NULL},              /* divide(1, x) */
+    {"ReduceL1", ox_conv_reduce_more, NULL},            /* sum(abs) */
+    {"ReduceL2", ox_conv_reduce_more, NULL},            /* sqrt(sum(x * x)) */
+    {"ReduceLogSum", ox_conv_reduce_more, NULL},        /* log(sum) */
+    {"ReduceLogSumExp", ox_conv_reduce_more, NULL},     /* max, exp, sum, log, add */
     {"ReduceMax", conv_reduce, "max"},                  /* max */
     {"ReduceMean", conv_reduce, "mean"},                /* mean */
     {"ReduceMin", conv_reduce, "min"},                  /* min */
     {"ReduceProd", conv_reduce, "prod"},                /* prod */
     {"ReduceSum", conv_reduce, "sum"},                  /* sum */
+    {"ReduceSumSquare", ox_conv_reduce_more, NULL},     /* sum(x * x) */
     {"Relu", conv_unary, "nn.relu"},                    /* nn.relu */
     {"Reshape", conv_reshape, NULL},                    /* reshape */
     {"Resize", conv_resize, NULL},                      /* image.resize{1,2,3}d */
+    {"ReverseSequence", ox_conv_reverse_sequence, NULL}, /* reverse_sequence */
     {"Round", conv_unary, "round"},                     /* round */
+    {"Scatter", ox_conv_scatter, NULL},                 /* scatter_elements */
     {"ScatterElements", conv_scatter_elements, NULL},   /* scatter_elements */
+    {"ScatterND", ox_conv_scatter_nd, NULL},            /* scatter_nd (+ transpose) */
+    {"Selu", ox_conv_elu, NULL},                        /* nn.relu, exp, arithmetic */
     {"Shape", conv_shape, NULL},                        /* shape_of (+ strided_slice) */
+    {"Shrink", ox_conv_shrink, NULL},                   /* where, less, greater, arithmetic */
     {"Sigmoid", conv_unary, "sigmoid"},                 /* sigmoid */
     {"Sign", conv_unary, "sign"},                       /* sign */
     {"Sin", conv_unary, "sin"},                         /* sin */
@@ -2015,6 +2054,8 @@ static const ox_op_map op_table[] = {
     {"Slice", conv_slice, NULL},                        /* strided_slice */
     {"Softmax", conv_softmax, "nn.softmax"},            /* nn.softmax (+ reshapes before
                                                            opset 13) */
+    {"Softplus", ox_conv_softplus, NULL},               /* log(exp(x) + 1) */
+    {"Softsign", ox_conv_softsign, NULL},               /* x / (1 + abs(x)) */
     {"SpaceToDepth", conv_depth_to_space, NULL},        /* nn.space_to_depth */
     {"Split", conv_split, NULL},                        /* split + a projection per output */
     {"Sqrt", conv_unary, "sqrt"},                       /* sqrt */
@@ -2023,9 +2064,11 @@ static const ox_op_map op_table[] = {
     {"Sum", conv_variadic, "add"},                      /* add, chained */
     {"Tan", conv_unary, "tan"},                         /* tan */
     {"Tanh", conv_unary, "tanh"},                       /* tanh */
+    {"ThresholdedRelu", ox_conv_thresholded_relu, NULL}, /* greater, cast, multiply */
     {"Tile", conv_tile, NULL},                          /* tile */
     {"TopK", conv_topk, NULL},                          /* topk + .0 and .1 */
     {"Transpose", conv_transpose, NULL},                /* transpose, unless cancelled */
+    {"Trilu", ox_conv_trilu, NULL},                     /* trilu */
     {"Unsqueeze", conv_unsqueeze, NULL},                /* expand_dims per axis */
     {"Upsample", conv_upsample, NULL},                  /* nn.upsampling, nn.upsampling3d */
     {"Where", conv_where, NULL},                        /* where */
