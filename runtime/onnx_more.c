@@ -795,8 +795,8 @@ int ox_conv_eye_like(ox_cx *cx)
     if (rc > 0) {
         int d = ox_dtype(to);
         if (d < 0)
-            return ox_unsupported(cx, "attribute 'dtype' is ONNX element type %lld, which byoc "
-                                      "does not support", (long long)to);
+            return ox_fail(cx, "attribute 'dtype' is ONNX element type %lld, which byoc does "
+                               "not support", (long long)to);
         dt = (byoc_dtype)d;
     }
     if (t.rank >= 0 && t.rank != 2)

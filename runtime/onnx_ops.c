@@ -1028,6 +1028,33 @@ static int conv_split(ox_cx *cx)
         return ox_fail(cx, "no outputs");
     if (n > 0 && (int)n != nout)
         return ox_fail(cx, "%zu split sizes for %d outputs", n, nout);
+    /* Opset 18's num_outputs: parts of ceil(size / n), the last one
+     * smaller when the size does not divide, which Relay's equal sections
+     * cannot say: cut points then. */
+    int64_t parts;
+    int rc = cx->opset >= 18 ? ox_attr_int(cx, "num_outputs", nout, &parts) : 0;
+    TRY(rc);
+    if (rc > 0 && n > 0)
+        return ox_fail(cx, "both split sizes and num_outputs");
+    if (rc > 0 && parts != nout)
+        return ox_fail(cx, "num_outputs is %lld for %d outputs", (long long)parts, nout);
+    byoc_tensor_type t = ox_type(cx, ox_in(cx, 0));
+    int64_t a = norm_axis(axis, t.rank);
+    if (rc > 0 && a >= 0 && a < t.rank && t.dims[a] >= 0 && t.dims[a] % nout) {
+        int64_t d = t.dims[a], chunk = d / nout + 1;
+        if (chunk > d / (nout - 1))
+            return ox_fail(cx, "%d parts of size %lld leave no last part", nout, (long long)d);
+        int64_t *cuts = ox_alloc(cx, sizeof(int64_t) * (size_t)nout);
+        for (int k = 0; k + 1 < nout; k++)
+            cuts[k] = chunk * (k + 1);
+        int node = call1(cx, "split", ox_arg(cx, 0));
+        TRY(ox_set_ints(cx, node, "indices_or_sections", cuts, (size_t)nout - 1));
+        TRY(ox_set_int(cx, node, "axis", axis));
+        for (int i = 0; i < nout; i++)
+            if (cx->node->outputs[i][0])
+                TRY(define(cx, i, ox_proj(cx, node, i)));
+        return 0;
+    }
     int node = call1(cx, "split", ox_arg(cx, 0));
     if (n > 1) {
         int64_t *cuts = ox_alloc(cx, sizeof(int64_t) * n), at = 0;
@@ -1294,9 +1321,12 @@ static int conv_pad(ox_cx *cx)
     size_t n;
     const char *mode;
     TRY(ox_attr_string(cx, "mode", "constant", &mode));
+    if (cx->opset >= 19 && !strcmp(mode, "wrap"))
+        return ox_unsupported(cx, "mode 'wrap' (opset 19) has no nn.pad counterpart");
     if (strcmp(mode, "constant") && strcmp(mode, "edge") && strcmp(mode, "reflect"))
         return ox_fail(cx, "attribute 'mode' is '%s'; expected constant, edge or reflect", mode);
     int value = -1;
+    int64_t all_pads[2 * BYOC_MAX_RANK];
     if (cx->opset < 11) {
         int rc = ox_attr_ints(cx, cx->opset < 2 ? "paddings" : "pads", &pads, &n);
         TRY(rc);
@@ -1311,8 +1341,32 @@ static int conv_pad(ox_cx *cx)
             return ox_fail(cx, "input 2 (the pads) is missing");
         if (s == IN_DYNAMIC)
             return ox_unsupported(cx, "the pads are computed at run time");
-        if (ox_in(cx, 3))
-            return ox_unsupported(cx, "padding only some axes (opset 18) is not mapped");
+        /* Opset 18's axes: the pads are for those axes only, zero for
+         * the others. */
+        const int64_t *axes;
+        size_t na;
+        int sa = input_ints(cx, 3, &axes, &na);
+        if (sa == IN_DYNAMIC)
+            return ox_unsupported(cx, "the axes are computed at run time");
+        if (sa == IN_KNOWN) {
+            int rank = rank_of(cx, 0);
+            if (rank < 0)
+                return ox_unsupported(cx, "padding some axes needs the input's rank");
+            if (n != 2 * na || rank > BYOC_MAX_RANK)
+                return ox_fail(cx, "%zu pads for %zu axes", n, na);
+            for (int k = 0; k < 2 * rank; k++)
+                all_pads[k] = 0;
+            for (size_t k = 0; k < na; k++) {
+                int64_t a = norm_axis(axes[k], rank);
+                if (a < 0 || a >= rank)
+                    return ox_fail(cx, "axis %lld is out of range for rank %d",
+                                   (long long)axes[k], rank);
+                all_pads[a] = pads[k];
+                all_pads[rank + a] = pads[na + k];
+            }
+            pads = all_pads;
+            n = (size_t)(2 * rank);
+        }
         ox_value *cv = ox_in(cx, 2);
         const ox_tensor *t = cv ? ox_data(cx, cv) : NULL;
         if (!cv)
@@ -1486,24 +1540,78 @@ static int conv_resize(ox_cx *cx)
                                              : "only 1 to 3 spatial axes are mapped");
     int nd = t.rank - 2;
     bool v10 = cx->opset < 11;
-    double scales[BYOC_MAX_RANK];
+    double scales[BYOC_MAX_RANK], full_scales[BYOC_MAX_RANK];
     int64_t sizes[BYOC_MAX_RANK];
     size_t ns = 0, nz = 0;
     const int64_t *zv = NULL;
     int s_scales = input_numbers(cx, v10 ? 1 : 2, scales, BYOC_MAX_RANK, &ns);
     int s_sizes = v10 ? IN_ABSENT : input_ints(cx, 3, &zv, &nz);
-    if (s_sizes == IN_KNOWN && nz == (size_t)t.rank) {
-        memcpy(sizes, zv, sizeof(int64_t) * nz);
-    } else if (s_scales == IN_KNOWN && ns == (size_t)t.rank) {
-        if (!dims_known(&t, 2, t.rank))
-            return ox_unsupported(cx, "scaling needs the input's spatial sizes");
-        for (int k = 2; k < t.rank; k++)
-            sizes[k] = (int64_t)floor((double)t.dims[k] * scales[k]);
+    /* Opset 18: scales or sizes for the listed axes only, the others
+     * kept; antialias and keep_aspect_ratio_policy; opset 19's
+     * half_pixel_symmetric. */
+    const int64_t *axes = NULL;
+    size_t na = 0;
+    int64_t antialias = 0;
+    const char *policy = "stretch";
+    if (cx->opset >= 18) {
+        TRY(ox_attr_ints(cx, "axes", &axes, &na));
+        TRY(ox_attr_int(cx, "antialias", 0, &antialias));
+        TRY(ox_attr_string(cx, "keep_aspect_ratio_policy", "stretch", &policy));
+    }
+    if (antialias)
+        return ox_unsupported(cx, "antialias (opset 18) has no image.resize counterpart");
+    if (strcmp(policy, "stretch") && strcmp(policy, "not_larger") && strcmp(policy, "not_smaller"))
+        return ox_fail(cx, "attribute 'keep_aspect_ratio_policy' is '%s'", policy);
+    int axis_of[BYOC_MAX_RANK];         /* the t.rank axes, or the listed ones */
+    size_t want = axes ? na : (size_t)t.rank;
+    if (na > (size_t)t.rank)
+        return ox_fail(cx, "attribute 'axes' lists %zu axes for rank %d", na, t.rank);
+    for (size_t k = 0; k < want; k++) {
+        int64_t a = axes ? norm_axis(axes[k], t.rank) : (int64_t)k;
+        if (a < 0 || a >= t.rank)
+            return ox_fail(cx, "attribute 'axes' holds %lld for rank %d", (long long)axes[k],
+                           t.rank);
+        axis_of[k] = (int)a;
+    }
+    for (int k = 0; k < t.rank; k++) {
+        sizes[k] = t.dims[k];
+        full_scales[k] = 1.0;
+    }
+    if (s_sizes == IN_KNOWN && nz == want) {
+        bool stretch = !strcmp(policy, "stretch");
+        double scale = !strcmp(policy, "not_larger") ? INFINITY : 0;
+        for (size_t k = 0; k < want && !stretch; k++) {
+            int64_t in = t.dims[axis_of[k]];
+            if (in <= 0)
+                return ox_unsupported(cx, "keep_aspect_ratio_policy needs the input's sizes");
+            double r = (double)zv[k] / (double)in;
+            scale = !strcmp(policy, "not_larger") ? fmin(scale, r) : fmax(scale, r);
+        }
+        for (size_t k = 0; k < want; k++) {
+            double in = (double)t.dims[axis_of[k]];
+            sizes[axis_of[k]] = stretch ? zv[k] : (int64_t)floor(scale * in + 0.5);
+        }
+    } else if (s_scales == IN_KNOWN && ns == want) {
+        for (size_t k = 0; k < want; k++) {
+            int a = axis_of[k];
+            full_scales[a] = scales[k];
+            if (a >= 2 && t.dims[a] < 0)
+                return ox_unsupported(cx, "scaling needs the input's spatial sizes");
+            if (a >= 2)
+                sizes[a] = (int64_t)floor((double)t.dims[a] * scales[k]);
+        }
     } else if (s_scales == IN_DYNAMIC || s_sizes == IN_DYNAMIC) {
         return ox_unsupported(cx, "the output size is computed at run time");
     } else {
         return ox_fail(cx, "neither scales nor sizes give one value per axis");
     }
+    /* image.resize keeps the batch and channel axes. */
+    for (int k = 0; k < 2; k++)
+        if (full_scales[k] != 1.0 || (sizes[k] != t.dims[k] && t.dims[k] >= 0))
+            return ox_unsupported(cx, "it resizes the batch or channel axis");
+    for (int k = 2; k < t.rank; k++)
+        if (sizes[k] < 0)
+            return ox_unsupported(cx, "the output's spatial sizes are not known");
     const char *mode, *ctm = "asymmetric", *nearest = "";
     double cubic_a = -0.5, extrapolation = 0.0;
     int64_t exclude = 0;
@@ -1514,8 +1622,8 @@ static int conv_resize(ox_cx *cx)
         TRY(ox_attr_float(cx, "cubic_coeff_a", -0.75, &cubic_a));
         TRY(ox_attr_float(cx, "extrapolation_value", 0.0, &extrapolation));
         TRY(ox_attr_int(cx, "exclude_outside", 0, &exclude));
-        if (!strcmp(ctm, "tf_crop_and_resize"))
-            return ox_unsupported(cx, "coordinate_transformation_mode tf_crop_and_resize");
+        if (!strcmp(ctm, "tf_crop_and_resize") || !strcmp(ctm, "half_pixel_symmetric"))
+            return ox_unsupported(cx, "coordinate_transformation_mode %s", ctm);
     }
     const char *method = !strcmp(mode, "nearest") ? "nearest_neighbor"
                          : !strcmp(mode, "linear") ? "linear"

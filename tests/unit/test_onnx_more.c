@@ -1003,6 +1003,164 @@ START_TEST(rnn_left_opaque)
 }
 END_TEST
 
+/* ---- opset 18-19 changes to ops onnx_ops.c maps ------------------------------------------ */
+
+START_TEST(split_num_outputs)
+{
+    mb m;
+    /* 10 in 3 parts: 4, 4, 2, as cut points. */
+    mb_init(&m, 18, 8);
+    mb_input(&m, "x", "float[10,2]");
+    Onnx__NodeProto *n = mb_node(&m, "Split", "s", "x", "a,b,c");
+    attr_int(&m, n, "num_outputs", 3);
+    mb_output(&m, "a", "float[4,2]");
+    mb_output(&m, "b", "float[4,2]");
+    mb_output(&m, "c", "float[2,2]");
+    byoc_graph *g = read_ok(&m);
+    int s = find_op(g, "split");
+    ck_assert_str_eq(attr_text(g, s, "indices_or_sections"), "[4, 8]");
+    ck_assert_str_eq(type_text(g, out_at(g, 2)), "Tensor[(2, 2), float32]");
+    assert_clean(g);
+    byoc_graph_destroy(g);
+
+    /* Divisible: equal sections as before. */
+    mb_init(&m, 18, 8);
+    mb_input(&m, "x", "float[2,9]");
+    n = mb_node(&m, "Split", "s", "x", "a,b,c");
+    attr_int(&m, n, "num_outputs", 3);
+    attr_int(&m, n, "axis", -1);
+    mb_output(&m, "a", "float[2,3]");
+    mb_output(&m, "b", "float[2,3]");
+    mb_output(&m, "c", "float[2,3]");
+    g = read_ok(&m);
+    ck_assert_str_eq(attr_text(g, find_op(g, "split"), "indices_or_sections"), "3");
+    assert_clean(g);
+    byoc_graph_destroy(g);
+
+    mb_init(&m, 18, 8);
+    mb_input(&m, "x", "float[10,2]");
+    n = mb_node(&m, "Split", "s", "x", "a,b");
+    attr_int(&m, n, "num_outputs", 3);
+    mb_output(&m, "a", "float");
+    ck_assert_ptr_nonnull(strstr(read_error(&m), "num_outputs is 3 for 2 outputs"));
+
+    /* 4 parts of 5 (2, 2, 2, -1) do not exist. */
+    mb_init(&m, 18, 8);
+    mb_input(&m, "x", "float[5]");
+    n = mb_node(&m, "Split", "s", "x", "a,b,c,d");
+    attr_int(&m, n, "num_outputs", 4);
+    mb_output(&m, "a", "float");
+    ck_assert_ptr_nonnull(strstr(read_error(&m), "leave no last part"));
+}
+END_TEST
+
+START_TEST(pad_axes_and_wrap)
+{
+    mb m;
+    /* Opset 18: pads [1, 2] before and [3, 4] after axes 1 and -1. */
+    mb_init(&m, 18, 8);
+    mb_input(&m, "x", "float[1,3,4,5]");
+    mb_ints(&m, "pads", 4, 1, 2, 3, 4);
+    mb_ints(&m, "axes", 2, 1, -1);
+    mb_node(&m, "Pad", "p", "x,pads,,axes", "y");
+    mb_output(&m, "y", "float[1,7,4,11]");
+    byoc_graph *g = read_ok(&m);
+    int p = find_op(g, "nn.pad");
+    ck_assert_str_eq(attr_text(g, p, "pad_width"), "[[0, 0], [1, 3], [0, 0], [2, 4]]");
+    ck_assert_str_eq(output_type(g), "Tensor[(1, 7, 4, 11), float32]");
+    assert_clean(g);
+    byoc_graph_destroy(g);
+
+    mb_init(&m, 19, 9);
+    mb_input(&m, "x", "float[4,5]");
+    mb_ints(&m, "pads", 4, 1, 1, 1, 1);
+    Onnx__NodeProto *n = mb_node(&m, "Pad", "p", "x,pads", "y");
+    attr_string(&m, n, "mode", "wrap");
+    mb_output(&m, "y", "float[6,7]");
+    g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "Pad"), 1);
+    ck_assert(has_note(g, "mode 'wrap'"));
+    byoc_graph_destroy(g);
+
+    mb_init(&m, 18, 8);
+    mb_input(&m, "x", "float[4,5]");
+    mb_ints(&m, "pads", 2, 1, 1);
+    mb_ints(&m, "axes", 1, 2);
+    mb_node(&m, "Pad", "p", "x,pads,,axes", "y");
+    mb_output(&m, "y", "float");
+    ck_assert_ptr_nonnull(strstr(read_error(&m), "axis 2 is out of range for rank 2"));
+}
+END_TEST
+
+START_TEST(resize_axes_and_policies)
+{
+    mb m;
+    /* Opset 18: sizes for axes 2 and 3 only. */
+    mb_init(&m, 18, 8);
+    mb_input(&m, "x", "float[1,3,8,8]");
+    mb_ints(&m, "sizes", 2, 16, 12);
+    Onnx__NodeProto *n = mb_node(&m, "Resize", "r", "x,,,sizes", "y");
+    attr_ints(&m, n, "axes", 2, 2, 3);
+    attr_string(&m, n, "mode", "linear");
+    mb_output(&m, "y", "float[1,3,16,12]");
+    byoc_graph *g = read_ok(&m);
+    int r = find_op(g, "image.resize2d");
+    ck_assert_str_eq(attr_text(g, r, "size"), "[16, 12]");
+    ck_assert_str_eq(output_type(g), "Tensor[(1, 3, 16, 12), float32]");
+    assert_clean(g);
+    byoc_graph_destroy(g);
+
+    /* not_larger: the smaller ratio, 12/8, for both axes: 12 x 12. */
+    mb_init(&m, 18, 8);
+    mb_input(&m, "x", "float[1,3,8,8]");
+    mb_ints(&m, "sizes", 2, 16, 12);
+    n = mb_node(&m, "Resize", "r", "x,,,sizes", "y");
+    attr_ints(&m, n, "axes", 2, 2, 3);
+    attr_string(&m, n, "keep_aspect_ratio_policy", "not_larger");
+    mb_output(&m, "y", "float[1,3,12,12]");
+    g = read_ok(&m);
+    ck_assert_str_eq(attr_text(g, find_op(g, "image.resize2d"), "size"), "[12, 12]");
+    assert_clean(g);
+    byoc_graph_destroy(g);
+
+    /* Scales for one axis of a 1-D resize. */
+    mb_init(&m, 18, 8);
+    mb_input(&m, "x", "float[2,3,10]");
+    mb_floats(&m, "scales", 1, 0.5);
+    n = mb_node(&m, "Resize", "r", "x,,scales", "y");
+    attr_ints(&m, n, "axes", 1, -1);
+    mb_output(&m, "y", "float[2,3,5]");
+    g = read_ok(&m);
+    ck_assert_str_eq(attr_text(g, find_op(g, "image.resize1d"), "size"), "[5]");
+    assert_clean(g);
+    byoc_graph_destroy(g);
+
+    static const char *const opaque[][2] = {
+        {"antialias", "antialias"},
+        {"half_pixel_symmetric", "half_pixel_symmetric"},
+        {"channels", "batch or channel axis"},
+    };
+    for (size_t k = 0; k < sizeof opaque / sizeof opaque[0]; k++) {
+        mb_init(&m, 19, 9);
+        mb_input(&m, "x", "float[1,3,8,8]");
+        if (k == 2)
+            mb_ints(&m, "sizes", 4, 1, 6, 16, 16);
+        else
+            mb_ints(&m, "sizes", 4, 1, 3, 16, 16);
+        n = mb_node(&m, "Resize", "r", "x,,,sizes", "y");
+        if (k == 0)
+            attr_int(&m, n, "antialias", 1);
+        if (k == 1)
+            attr_string(&m, n, "coordinate_transformation_mode", "half_pixel_symmetric");
+        mb_output(&m, "y", "float");
+        g = read_ok(&m);
+        ck_assert_int_eq(count_op(g, "Resize"), 1);
+        ck_assert_msg(has_note(g, opaque[k][1]), "no note on %s", opaque[k][0]);
+        byoc_graph_destroy(g);
+    }
+}
+END_TEST
+
 static Suite *onnx_more_suite(void)
 {
     Suite *s = suite_create("onnx_more");
@@ -1027,6 +1185,9 @@ static Suite *onnx_more_suite(void)
     tcase_add_test(core, lstm_bidirectional_peepholes_layout);
     tcase_add_test(core, gru_and_rnn);
     tcase_add_test(core, rnn_left_opaque);
+    tcase_add_test(core, split_num_outputs);
+    tcase_add_test(core, pad_axes_and_wrap);
+    tcase_add_test(core, resize_axes_and_policies);
     suite_add_tcase(s, core);
     return s;
 }
