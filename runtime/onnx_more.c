@@ -1287,3 +1287,213 @@ int ox_conv_rnn(ox_cx *cx)
     }
     return 0;
 }
+
+/* ---- attention ---------------------------------------------------------------------------- */
+
+/* Attention (opset 23), spelled out as its definition's pattern: 3-D
+ * inputs reshaped to [batch, heads, seq, head] and transposed; past keys
+ * and values concatenated in front (the present outputs); kv heads
+ * repeated for grouped queries; Q and K each scaled by sqrt(scale);
+ * nn.batch_matmul of Q and K (transpose_b) on [batch * heads, ...]
+ * reshapes; softcap as c * tanh(x / c); the mask and the causal bias
+ * (trilu of ones, where 0 : -inf) added; nn.softmax; rows whose bias is
+ * -inf throughout zeroed (max, equal, where), as the errata asks;
+ * nn.batch_matmul with V; and back to the input's layout.  TVM's frontend
+ * predates the op.  Shapes must be known, for the reshapes.  Departures:
+ * softmax_precision casts around the softmax only, not the product with V
+ * after it; a mask shorter than the keys (which the reference pads) stays
+ * opaque. */
+int ox_conv_attention(ox_cx *cx)
+{
+    if (!ox_in(cx, 0) || !ox_in(cx, 1) || !ox_in(cx, 2))
+        return ox_fail(cx, "inputs Q, K and V are required");
+    if (cx->node->ninputs > 6 && ox_in(cx, 6))
+        return ox_unsupported(cx, "nonpad_kv_seqlen (opset 24) is not mapped");
+    if (!ox_in(cx, 4) != !ox_in(cx, 5))
+        return ox_fail(cx, "past_key and past_value must be given together");
+    int64_t causal, mode, qh = 0, kvh = 0, prec = 0;
+    double scale = 0, softcap;
+    TRY(ox_attr_int(cx, "is_causal", 0, &causal));
+    TRY(ox_attr_int(cx, "qk_matmul_output_mode", 0, &mode));
+    TRY(ox_attr_float(cx, "softcap", 0.0, &softcap));
+    int has_scale = ox_attr_float(cx, "scale", 0.0, &scale);
+    TRY(has_scale);
+    int has_prec = ox_attr_int(cx, "softmax_precision", 0, &prec);
+    TRY(has_prec);
+    if (mode < 0 || mode > 3)
+        return ox_fail(cx, "attribute 'qk_matmul_output_mode' is %lld", (long long)mode);
+    byoc_tensor_type qt = type_of(cx, 0), kt = type_of(cx, 1), vt = type_of(cx, 2);
+    int r = qt.rank;
+    if (r < 0 || kt.rank < 0 || vt.rank < 0)
+        return ox_unsupported(cx, "the ranks of Q, K and V are not known");
+    if ((r != 3 && r != 4) || kt.rank != r || vt.rank != r)
+        return ox_fail(cx, "Q, K and V should all be 3-D or all 4-D");
+    if (!dims_known(&qt, 0, r) || !dims_known(&kt, 0, r) || !dims_known(&vt, 0, r))
+        return ox_unsupported(cx, "the shapes of Q, K and V are not known");
+    int64_t B = qt.dims[0], Sq, Skv, D, Dv;
+    if (r == 3) {
+        TRY(ox_attr_int(cx, "q_num_heads", 0, &qh));
+        TRY(ox_attr_int(cx, "kv_num_heads", 0, &kvh));
+        if (qh < 1 || kvh < 1)
+            return ox_fail(cx, "3-D inputs need q_num_heads and kv_num_heads");
+        if (qt.dims[2] % qh || kt.dims[2] % kvh || vt.dims[2] % kvh)
+            return ox_fail(cx, "the hidden sizes do not split into the heads");
+        Sq = qt.dims[1];
+        Skv = kt.dims[1];
+        D = qt.dims[2] / qh;
+        Dv = vt.dims[2] / kvh;
+        if (kt.dims[2] / kvh != D)
+            return ox_fail(cx, "Q and K have different head sizes");
+    } else {
+        qh = qt.dims[1];
+        kvh = kt.dims[1];
+        Sq = qt.dims[2];
+        Skv = kt.dims[2];
+        D = qt.dims[3];
+        Dv = vt.dims[3];
+        if (kt.dims[3] != D)
+            return ox_fail(cx, "Q and K have different head sizes");
+    }
+    if (kt.dims[0] != B || vt.dims[0] != B || vt.dims[r - 2] != Skv
+        || (r == 4 && vt.dims[1] != kvh))
+        return ox_fail(cx, "Q, K and V do not agree on batch, heads or keys");
+    if (kvh < 1 || qh % kvh)
+        return ox_fail(cx, "%lld query heads do not group over %lld kv heads", (long long)qh,
+                       (long long)kvh);
+    int64_t past = 0;
+    if (ox_in(cx, 4)) {
+        byoc_tensor_type pk = type_of(cx, 4), pv = type_of(cx, 5);
+        if (pk.rank != 4 || pv.rank != 4 || !dims_known(&pk, 0, 4) || !dims_known(&pv, 0, 4))
+            return ox_unsupported(cx, "the shapes of the past keys and values are not known");
+        if (pk.dims[0] != B || pk.dims[1] != kvh || pk.dims[3] != D || pv.dims[0] != B
+            || pv.dims[1] != kvh || pv.dims[2] != pk.dims[2] || pv.dims[3] != Dv)
+            return ox_fail(cx, "past_key and past_value do not fit K and V");
+        past = pk.dims[2];
+    }
+    int64_t T = past + Skv;
+    byoc_tensor_type mt = {BYOC_DT_VOID, -1, {0}};
+    if (ox_in(cx, 3)) {
+        mt = type_of(cx, 3);
+        if (mt.rank < 1 || mt.dims[mt.rank - 1] != T)
+            return ox_unsupported(cx, "the mask's last axis is not known to span the %lld keys",
+                                  (long long)T);
+    }
+    byoc_dtype dt = qt.dtype == BYOC_DT_VOID ? BYOC_DT_FLOAT32 : qt.dtype;
+    int pdt = has_prec > 0 ? ox_dtype(prec) : (int)dt;
+    if (pdt < 0 || byoc_dtype_class((byoc_dtype)pdt) != 'f')
+        return ox_fail(cx, "attribute 'softmax_precision' is %lld, not a float type",
+                       (long long)prec);
+    if (has_scale <= 0)
+        scale = 1.0 / sqrt((double)D);
+    if (B > INT64_MAX / qh)
+        return ox_fail(cx, "too many heads");
+    int64_t BH = B * qh;
+
+    /* Q, K, V as [batch, heads, seq, head]. */
+    static const int64_t bshd[4] = {0, 2, 1, 3};
+    int qkv[3];
+    const int64_t heads[3] = {qh, kvh, kvh}, seqs[3] = {Sq, Skv, Skv}, sizes[3] = {D, D, Dv};
+    for (int i = 0; i < 3; i++) {
+        qkv[i] = ox_arg(cx, i);
+        if (r == 3) {
+            int64_t shape[4] = {B, seqs[i], heads[i], sizes[i]};
+            qkv[i] = with_ints(cx, call1(cx, "reshape", qkv[i]), "newshape", shape, 4);
+            qkv[i] = with_ints(cx, call1(cx, "transpose", qkv[i]), "axes", bshd, 4);
+        }
+        TRY(qkv[i]);
+    }
+    for (int i = 1; i < 3 && past; i++) {
+        int pair[2] = {ox_arg(cx, 3 + i), qkv[i]};
+        qkv[i] = with_int(cx, call1(cx, "concatenate", ox_tuple(cx, pair, 2)), "axis", 2);
+        TRY(qkv[i]);
+    }
+    if (ox_output_used(cx, 1))
+        TRY(define(cx, 1, qkv[1]));
+    if (ox_output_used(cx, 2))
+        TRY(define(cx, 2, qkv[2]));
+    for (int i = 1; i < 3 && qh != kvh; i++) {
+        qkv[i] = with_int(cx, call1(cx, "repeat", qkv[i]), "repeats", qh / kvh);
+        qkv[i] = with_int(cx, qkv[i], "axis", 1);
+    }
+    double s = sqrt(scale);
+    int q = call2(cx, "multiply", qkv[0], ox_scalar(cx, dt, s));
+    int k = call2(cx, "multiply", qkv[1], ox_scalar(cx, dt, s));
+    int64_t q3[3] = {BH, Sq, D}, k3[3] = {BH, T, D}, v3[3] = {BH, T, Dv}, s4[4] = {B, qh, Sq, T};
+    q = with_ints(cx, call1(cx, "reshape", q), "newshape", q3, 3);
+    k = with_ints(cx, call1(cx, "reshape", k), "newshape", k3, 3);
+    int qk = call2(cx, "nn.batch_matmul", q, k);
+    TRY(qk);
+    TRY(ox_set_bool(cx, qk, "transpose_b", true));
+    qk = with_ints(cx, call1(cx, "reshape", qk), "newshape", s4, 4);
+    int stage[4] = {qk, qk, qk, qk};
+    if (softcap > 0) {
+        int c = ox_scalar(cx, dt, softcap);
+        int t = call1(cx, "tanh", call2(cx, "divide", qk, c));
+        qk = call2(cx, "multiply", t, ox_scalar(cx, dt, softcap));
+    }
+    stage[1] = qk;
+    int bias = -1, masked = -1;
+    if (ox_in(cx, 3)) {
+        int m = ox_arg(cx, 3);
+        if (mt.dtype == BYOC_DT_BOOL) {
+            int zero = ox_scalar(cx, dt, 0.0), ninf = ox_scalar(cx, dt, -INFINITY);
+            bias = call3(cx, "where", m, zero, ninf);
+        } else if (mt.dtype != dt) {
+            bias = call1(cx, "cast", m);
+            TRY(bias);
+            TRY(ox_set_dtype(cx, bias, "dtype", dt));
+        } else {
+            bias = m;
+        }
+    }
+    if (causal) {
+        int64_t st[2] = {Sq, T};
+        int ones = with_ints(cx, call1(cx, "full", ox_scalar(cx, dt, 1.0)), "shape", st, 2);
+        int tri = call2(cx, "trilu", ones, ox_scalar(cx, BYOC_DT_INT64, (double)past));
+        TRY(tri);
+        TRY(ox_set_bool(cx, tri, "upper", false));
+        int allowed = call2(cx, "greater", tri, ox_scalar(cx, dt, 0.0));
+        int zero = ox_scalar(cx, dt, 0.0), ninf = ox_scalar(cx, dt, -INFINITY);
+        int cb = call3(cx, "where", allowed, zero, ninf);
+        bias = bias >= 0 ? call2(cx, "add", bias, cb) : cb;
+    }
+    if (bias >= 0) {
+        qk = call2(cx, "add", qk, bias);
+        int64_t last = -1;
+        int mx = with_ints(cx, call1(cx, "max", bias), "axis", &last, 1);
+        TRY(mx);
+        TRY(ox_set_bool(cx, mx, "keepdims", true));
+        masked = call2(cx, "equal", mx, ox_scalar(cx, dt, -INFINITY));
+    }
+    stage[2] = qk;
+    if (pdt != (int)dt) {
+        qk = call1(cx, "cast", qk);
+        TRY(qk);
+        TRY(ox_set_dtype(cx, qk, "dtype", (byoc_dtype)pdt));
+    }
+    int p = with_int(cx, call1(cx, "nn.softmax", qk), "axis", -1);
+    if (pdt != (int)dt) {
+        p = call1(cx, "cast", p);
+        TRY(p);
+        TRY(ox_set_dtype(cx, p, "dtype", dt));
+    }
+    if (masked >= 0) {
+        int zero = ox_scalar(cx, dt, 0.0);
+        p = call3(cx, "where", masked, zero, p);
+    }
+    stage[3] = p;
+    int64_t p3[3] = {BH, Sq, T};
+    p = with_ints(cx, call1(cx, "reshape", p), "newshape", p3, 3);
+    int v = with_ints(cx, call1(cx, "reshape", qkv[2]), "newshape", v3, 3);
+    int y = call2(cx, "nn.batch_matmul", p, v);
+    int64_t y4[4] = {B, qh, Sq, Dv}, y3[3] = {B, Sq, qh * Dv};
+    y = with_ints(cx, call1(cx, "reshape", y), "newshape", y4, 4);
+    if (r == 3) {
+        y = with_ints(cx, call1(cx, "transpose", y), "axes", bshd, 4);
+        y = with_ints(cx, call1(cx, "reshape", y), "newshape", y3, 3);
+    }
+    TRY(define(cx, 0, y));
+    if (ox_output_used(cx, 3))
+        TRY(define(cx, 3, stage[mode]));
+    return 0;
+}

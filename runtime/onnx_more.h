@@ -34,7 +34,8 @@ int ox_conv_one_hot(ox_cx *cx);
 int ox_conv_eye_like(ox_cx *cx);
 int ox_conv_reverse_sequence(ox_cx *cx);
 
-/* ---- recurrent layers, unrolled ---- */
+/* ---- recurrent layers, unrolled; attention ---- */
 int ox_conv_rnn(ox_cx *cx);             /* RNN, GRU, LSTM */
+int ox_conv_attention(ox_cx *cx);
 
 #endif

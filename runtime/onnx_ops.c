@@ -2043,6 +2043,8 @@ static const ox_op_map op_table[] = {
     {"Asinh", conv_unary, "asinh"},                     /* asinh */
     {"Atan", conv_unary, "atan"},                       /* atan */
     {"Atanh", conv_unary, "atanh"},                     /* atanh */
+    {"Attention", ox_conv_attention, NULL},             /* nn.batch_matmul, nn.softmax (+ reshape,
+                                                           transpose, masks) */
     {"AveragePool", conv_pool, NULL},                   /* nn.avg_pool{1,2,3}d */
     {"BatchNormalization", conv_batch_norm, NULL},      /* nn.batch_norm + .0 */
     {"BitShift", ox_conv_bit_shift, NULL},              /* left_shift, right_shift */

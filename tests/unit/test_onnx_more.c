@@ -1003,6 +1003,95 @@ START_TEST(rnn_left_opaque)
 }
 END_TEST
 
+START_TEST(attention)
+{
+    mb m;
+    /* 3-D, grouped queries (4 heads over 2), causal, with a past: Q
+     * [2, 3, 4 x 8], K and V [2, 5, 2 x 8], 6 cached keys. */
+    mb_init(&m, 23, 10);
+    mb_input(&m, "q", "float[2,3,32]");
+    mb_input(&m, "k", "float[2,5,16]");
+    mb_input(&m, "v", "float[2,5,16]");
+    mb_input(&m, "pk", "float[2,2,6,8]");
+    mb_input(&m, "pv", "float[2,2,6,8]");
+    Onnx__NodeProto *n = mb_node(&m, "Attention", "att", "q,k,v,,pk,pv", "y,pko,pvo");
+    attr_int(&m, n, "q_num_heads", 4);
+    attr_int(&m, n, "kv_num_heads", 2);
+    attr_int(&m, n, "is_causal", 1);
+    mb_output(&m, "y", "float[2,3,32]");
+    mb_output(&m, "pko", "float[2,2,11,8]");
+    mb_output(&m, "pvo", "float[2,2,11,8]");
+    byoc_graph *g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "nn.batch_matmul"), 2);
+    ck_assert_int_eq(count_op(g, "nn.softmax"), 1);
+    ck_assert_int_eq(count_op(g, "repeat"), 2);
+    ck_assert_int_eq(count_op(g, "concatenate"), 2);
+    int qk = find_op(g, "nn.batch_matmul");
+    ck_assert_str_eq(attr_text(g, qk, "transpose_b"), "true");
+    ck_assert_str_eq(type_text(g, qk), "Tensor[(8, 3, 11), float32]");
+    ck_assert_double_eq(byoc_node_flops(g, qk), 2.0 * 8 * 3 * 11 * 8);
+    /* Q and K each scaled by sqrt(1 / sqrt(8)). */
+    int mul = find_op(g, "multiply");
+    ck_assert_double_eq_tol(byoc_node_const_value(g, byoc_node_arg(g, mul, 1))->u.f,
+                            sqrt(1 / sqrt(8.0)), 1e-9);
+    /* The causal frontier is offset by the 6 cached keys. */
+    int tri = find_op(g, "trilu");
+    ck_assert_int_eq(byoc_node_const_value(g, byoc_node_arg(g, tri, 1))->u.i, 6);
+    ck_assert_str_eq(attr_text(g, tri, "upper"), "false");
+    ck_assert_str_eq(type_text(g, out_at(g, 0)), "Tensor[(2, 3, 32), float32]");
+    ck_assert_str_eq(type_text(g, out_at(g, 1)), "Tensor[(2, 2, 11, 8), float32]");
+    assert_clean(g);
+    byoc_graph_destroy(g);
+
+    /* 4-D with a boolean mask, softcap, and the scores after softmax. */
+    mb_init(&m, 23, 10);
+    mb_input(&m, "q", "float[1,2,4,8]");
+    mb_input(&m, "k", "float[1,2,6,8]");
+    mb_input(&m, "v", "float[1,2,6,3]");
+    mb_input(&m, "mask", "bool[4,6]");
+    n = mb_node(&m, "Attention", "att", "q,k,v,mask", "y,,,s");
+    attr_float(&m, n, "softcap", 30.0f);
+    attr_float(&m, n, "scale", 0.25f);
+    attr_int(&m, n, "qk_matmul_output_mode", 3);
+    mb_output(&m, "y", "float[1,2,4,3]");
+    mb_output(&m, "s", "float[1,2,4,6]");
+    g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "tanh"), 1);
+    ck_assert_int_eq(count_op(g, "transpose"), 0);
+    ck_assert_int_eq(count_op(g, "repeat"), 0);
+    /* The mask as a bias (where), and its fully masked rows zeroed. */
+    ck_assert_int_eq(count_op(g, "where"), 2);
+    ck_assert_str_eq(byoc_node_op_name(g, out_at(g, 1)), "where");
+    mul = find_op(g, "multiply");
+    ck_assert_double_eq_tol(byoc_node_const_value(g, byoc_node_arg(g, mul, 1))->u.f, 0.5, 1e-9);
+    ck_assert_str_eq(type_text(g, out_at(g, 0)), "Tensor[(1, 2, 4, 3), float32]");
+    ck_assert_str_eq(type_text(g, out_at(g, 1)), "Tensor[(1, 2, 4, 6), float32]");
+    assert_clean(g);
+    byoc_graph_destroy(g);
+
+    mb_init(&m, 23, 10);
+    mb_input(&m, "q", "float[1,S,8]");
+    mb_input(&m, "k", "float[1,S,8]");
+    mb_input(&m, "v", "float[1,S,8]");
+    n = mb_node(&m, "Attention", "att", "q,k,v", "y");
+    attr_int(&m, n, "q_num_heads", 2);
+    attr_int(&m, n, "kv_num_heads", 2);
+    mb_output(&m, "y", "float[1,S,8]");
+    g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "Attention"), 1);
+    ck_assert(has_note(g, "shapes of Q, K and V are not known"));
+    byoc_graph_destroy(g);
+
+    mb_init(&m, 23, 10);
+    mb_input(&m, "q", "float[1,3,8]");
+    mb_input(&m, "k", "float[1,3,8]");
+    mb_input(&m, "v", "float[1,3,8]");
+    mb_node(&m, "Attention", "att", "q,k,v", "y");
+    mb_output(&m, "y", "float[1,3,8]");
+    ck_assert_ptr_nonnull(strstr(read_error(&m), "need q_num_heads and kv_num_heads"));
+}
+END_TEST
+
 /* ---- opset 18-19 changes to ops onnx_ops.c maps ------------------------------------------ */
 
 START_TEST(split_num_outputs)
@@ -1185,6 +1274,7 @@ static Suite *onnx_more_suite(void)
     tcase_add_test(core, lstm_bidirectional_peepholes_layout);
     tcase_add_test(core, gru_and_rnn);
     tcase_add_test(core, rnn_left_opaque);
+    tcase_add_test(core, attention);
     tcase_add_test(core, split_num_outputs);
     tcase_add_test(core, pad_axes_and_wrap);
     tcase_add_test(core, resize_axes_and_policies);
