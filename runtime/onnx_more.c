@@ -1497,3 +1497,94 @@ int ox_conv_attention(ox_cx *cx)
         TRY(define(cx, 3, stage[mode]));
     return 0;
 }
+
+/* strided_slice of axis 3 from begin to end by step. */
+static int slice3(ox_cx *cx, int x, int64_t begin, int64_t end, int64_t step)
+{
+    static const int64_t axis3 = 3;
+    int node = with_ints(cx, call1(cx, "strided_slice", x), "begin", &begin, 1);
+    node = with_ints(cx, node, "end", &end, 1);
+    node = with_ints(cx, node, "strides", &step, 1);
+    return with_ints(cx, node, "axes", &axis3, 1);
+}
+
+/* RotaryEmbedding (opset 23), as its reference: the input as [batch, seq,
+ * heads, head] (a transpose of 4-D, a reshape of 3-D), the caches taken
+ * at position_ids (take) and given a heads axis, the first
+ * rotary_embedding_dim channels rotated in halves (split) or in even and
+ * odd pairs (strided_slice, then stack and reshape), the rest passed
+ * through (concatenate), and back to the input's layout.  Shapes must be
+ * known. */
+int ox_conv_rotary_embedding(ox_cx *cx)
+{
+    if (!ox_in(cx, 0) || !ox_in(cx, 1) || !ox_in(cx, 2))
+        return ox_fail(cx, "inputs X, cos_cache and sin_cache are required");
+    int64_t inter, rot, heads;
+    TRY(ox_attr_int(cx, "interleaved", 0, &inter));
+    TRY(ox_attr_int(cx, "rotary_embedding_dim", 0, &rot));
+    TRY(ox_attr_int(cx, "num_heads", 0, &heads));
+    byoc_tensor_type t = type_of(cx, 0), ct = type_of(cx, 1);
+    if (t.rank >= 0 && t.rank != 3 && t.rank != 4)
+        return ox_fail(cx, "the input has rank %d; expected 3 or 4", t.rank);
+    if (!dims_known(&t, 0, t.rank) || t.rank < 0)
+        return ox_unsupported(cx, "the input's shape is not known");
+    int64_t B = t.dims[0], S = t.dims[t.rank == 4 ? 2 : 1], H, D;
+    if (t.rank == 3) {
+        if (heads < 1 || t.dims[2] % heads)
+            return ox_fail(cx, "a 3-D input needs num_heads dividing its hidden size");
+        H = heads;
+        D = t.dims[2] / heads;
+    } else {
+        H = t.dims[1];
+        D = t.dims[3];
+    }
+    if (rot == 0)
+        rot = D;
+    if (rot < 2 || rot > D || rot % 2)
+        return ox_fail(cx, "rotary_embedding_dim %lld for heads of %lld", (long long)rot,
+                       (long long)D);
+    if (ct.rank >= 1 && ct.dims[ct.rank - 1] >= 0 && ct.dims[ct.rank - 1] != rot / 2)
+        return ox_fail(cx, "the caches' last axis is not rotary_embedding_dim / 2");
+    int x = ox_arg(cx, 0);
+    TRY(x);
+    static const int64_t bshd[4] = {0, 2, 1, 3};
+    int64_t shape4[4] = {B, S, H, D};
+    x = t.rank == 4 ? with_ints(cx, call1(cx, "transpose", x), "axes", bshd, 4)
+                    : with_ints(cx, call1(cx, "reshape", x), "newshape", shape4, 4);
+    int cs[2];
+    for (int i = 0; i < 2; i++) {
+        cs[i] = ox_arg(cx, 1 + i);
+        if (ox_in(cx, 3))
+            cs[i] = with_int(cx, call2(cx, "take", cs[i], ox_arg(cx, 3)), "axis", 0);
+        cs[i] = with_int(cx, call1(cx, "expand_dims", cs[i]), "axis", 2);
+        TRY(cs[i]);
+    }
+    int xr = rot < D ? slice3(cx, x, 0, rot, 1) : x, x1, x2;
+    if (inter) {
+        x1 = slice3(cx, xr, 0, rot, 2);
+        x2 = slice3(cx, xr, 1, rot, 2);
+    } else {
+        int halves = split_n(cx, xr, 2, -1);
+        x1 = part(cx, halves, 0);
+        x2 = part(cx, halves, 1);
+    }
+    int a = call2(cx, "multiply", cs[0], x1), b = call2(cx, "multiply", cs[1], x2);
+    int real = call2(cx, "subtract", a, b);
+    a = call2(cx, "multiply", cs[1], x1);
+    b = call2(cx, "multiply", cs[0], x2);
+    int imag = call2(cx, "add", a, b);
+    int ri[2] = {real, imag}, out;
+    if (inter) {
+        int64_t rs[4] = {B, S, H, rot};
+        out = with_ints(cx, call1(cx, "reshape", stack(cx, ri, 2, -1)), "newshape", rs, 4);
+    } else {
+        out = with_int(cx, call1(cx, "concatenate", ox_tuple(cx, ri, 2)), "axis", -1);
+    }
+    if (rot < D) {
+        int rest[2] = {out, slice3(cx, x, rot, D, 1)};
+        out = with_int(cx, call1(cx, "concatenate", ox_tuple(cx, rest, 2)), "axis", -1);
+    }
+    out = t.rank == 4 ? with_ints(cx, call1(cx, "transpose", out), "axes", bshd, 4)
+                      : with_ints(cx, call1(cx, "reshape", out), "newshape", t.dims, 3);
+    return define(cx, 0, out);
+}

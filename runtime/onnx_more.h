@@ -37,5 +37,6 @@ int ox_conv_reverse_sequence(ox_cx *cx);
 /* ---- recurrent layers, unrolled; attention ---- */
 int ox_conv_rnn(ox_cx *cx);             /* RNN, GRU, LSTM */
 int ox_conv_attention(ox_cx *cx);
+int ox_conv_rotary_embedding(ox_cx *cx);
 
 #endif

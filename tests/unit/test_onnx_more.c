@@ -1092,6 +1092,62 @@ START_TEST(attention)
 }
 END_TEST
 
+START_TEST(rotary_embedding)
+{
+    mb m;
+    /* 4-D, halves, position ids into [max_pos, 4] caches. */
+    mb_init(&m, 23, 10);
+    mb_input(&m, "x", "float[2,4,6,8]");
+    mb_weight(&m, "cos", "float[32,4]");
+    mb_weight(&m, "sin", "float[32,4]");
+    mb_input(&m, "pos", "int64[2,6]");
+    mb_node(&m, "RotaryEmbedding", "rope", "x,cos,sin,pos", "y");
+    mb_output(&m, "y", "float[2,4,6,8]");
+    byoc_graph *g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "take"), 2);
+    ck_assert_int_eq(count_op(g, "split"), 1);
+    ck_assert_int_eq(count_op(g, "multiply"), 4);
+    ck_assert_int_eq(count_op(g, "transpose"), 2);
+    int take = find_op(g, "take");
+    ck_assert_str_eq(type_text(g, take), "Tensor[(2, 6, 4), float32]");
+    ck_assert_str_eq(output_type(g), "Tensor[(2, 4, 6, 8), float32]");
+    assert_clean(g);
+    byoc_graph_destroy(g);
+
+    /* 3-D, interleaved pairs, half the head rotated. */
+    mb_init(&m, 23, 10);
+    mb_input(&m, "x", "float[1,5,16]");
+    mb_input(&m, "cos", "float[1,5,2]");
+    mb_input(&m, "sin", "float[1,5,2]");
+    Onnx__NodeProto *n = mb_node(&m, "RotaryEmbedding", "rope", "x,cos,sin", "y");
+    attr_int(&m, n, "interleaved", 1);
+    attr_int(&m, n, "num_heads", 2);
+    attr_int(&m, n, "rotary_embedding_dim", 4);
+    mb_output(&m, "y", "float[1,5,16]");
+    g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "take"), 0);
+    ck_assert_int_eq(count_op(g, "stack"), 1);
+    /* The rotated part, its even and odd channels, and the rest. */
+    ck_assert_int_eq(count_op(g, "strided_slice"), 4);
+    ck_assert_int_eq(count_op(g, "concatenate"), 1);
+    int first = find_op(g, "reshape");
+    ck_assert_str_eq(attr_text(g, first, "newshape"), "[1, 5, 2, 8]");
+    ck_assert_str_eq(output_type(g), "Tensor[(1, 5, 16), float32]");
+    assert_clean(g);
+    byoc_graph_destroy(g);
+
+    mb_init(&m, 23, 10);
+    mb_input(&m, "x", "float[1,5,16]");
+    mb_input(&m, "cos", "float[1,5,4]");
+    mb_input(&m, "sin", "float[1,5,4]");
+    n = mb_node(&m, "RotaryEmbedding", "rope", "x,cos,sin", "y");
+    attr_int(&m, n, "num_heads", 2);
+    attr_int(&m, n, "rotary_embedding_dim", 5);
+    mb_output(&m, "y", "float[1,5,16]");
+    ck_assert_ptr_nonnull(strstr(read_error(&m), "rotary_embedding_dim 5 for heads of 8"));
+}
+END_TEST
+
 /* ---- opset 18-19 changes to ops onnx_ops.c maps ------------------------------------------ */
 
 START_TEST(split_num_outputs)
@@ -1275,6 +1331,7 @@ static Suite *onnx_more_suite(void)
     tcase_add_test(core, gru_and_rnn);
     tcase_add_test(core, rnn_left_opaque);
     tcase_add_test(core, attention);
+    tcase_add_test(core, rotary_embedding);
     tcase_add_test(core, split_num_outputs);
     tcase_add_test(core, pad_axes_and_wrap);
     tcase_add_test(core, resize_axes_and_policies);
