@@ -1588,3 +1588,68 @@ int ox_conv_rotary_embedding(ox_cx *cx)
                       : with_ints(cx, call1(cx, "reshape", out), "newshape", t.dims, 3);
     return define(cx, 0, out);
 }
+
+/* CenterCropPad (opset 18): each listed axis cropped to the target size
+ * around its centre (strided_slice) or padded with zeros on both sides
+ * (nn.pad), the odd element at the end either way, as the reference; a
+ * node that changes nothing is its input.  The target shape must be a
+ * constant and the input's sizes on those axes known. */
+int ox_conv_center_crop_pad(ox_cx *cx)
+{
+    const int64_t *shape, *axes = NULL;
+    size_t n, na = 0;
+    int s = input_ints(cx, 1, &shape, &n);
+    if (!ox_in(cx, 0) || s == IN_ABSENT)
+        return ox_fail(cx, "inputs 1 and 2 (the shape) are required");
+    if (s == IN_DYNAMIC)
+        return ox_unsupported(cx, "the target shape is computed at run time");
+    TRY(ox_attr_ints(cx, "axes", &axes, &na));
+    byoc_tensor_type t = type_of(cx, 0);
+    if (t.rank < 0)
+        return ox_unsupported(cx, "the input's rank is not known");
+    size_t want = axes ? na : (size_t)t.rank;
+    if (n != want)
+        return ox_fail(cx, "%zu target sizes for %zu axes", n, want);
+    int64_t begin[BYOC_MAX_RANK], end[BYOC_MAX_RANK], cut_axes[BYOC_MAX_RANK];
+    int64_t pads[2 * BYOC_MAX_RANK] = {0};
+    int ncut = 0;
+    bool pad = false, seen[BYOC_MAX_RANK] = {false};
+    for (size_t k = 0; k < want; k++) {
+        int64_t a = axes ? axes[k] : (int64_t)k;
+        a = a < 0 ? a + t.rank : a;
+        if (a < 0 || a >= t.rank || seen[a])
+            return ox_fail(cx, "axis %lld is out of range or repeated", (long long)a);
+        seen[a] = true;
+        int64_t dim = t.dims[a], sh = shape[k];
+        if (sh < 0)
+            return ox_fail(cx, "the target size %lld is negative", (long long)sh);
+        if (dim < 0)
+            return ox_unsupported(cx, "the size of axis %lld is not known", (long long)a);
+        if (sh < dim) {
+            begin[ncut] = (dim - sh) / 2;
+            end[ncut] = begin[ncut] + sh;
+            cut_axes[ncut++] = a;
+        } else if (sh > dim) {
+            pads[2 * a] = (sh - dim) / 2;
+            pads[2 * a + 1] = sh - dim - pads[2 * a];
+            pad = true;
+        }
+    }
+    if (!ncut && !pad) {
+        ox_alias(cx, 0, ox_in(cx, 0));
+        return 0;
+    }
+    int x = ox_arg(cx, 0);
+    TRY(x);
+    if (ncut) {
+        x = with_ints(cx, call1(cx, "strided_slice", x), "begin", begin, (size_t)ncut);
+        x = with_ints(cx, x, "end", end, (size_t)ncut);
+        x = with_ints(cx, x, "axes", cut_axes, (size_t)ncut);
+    }
+    if (pad) {
+        x = call2(cx, "nn.pad", x, ox_scalar(cx, dtype_of(cx, 0), 0.0));
+        TRY(x);
+        TRY(ox_set_pairs(cx, x, "pad_width", pads, (size_t)t.rank));
+    }
+    return define(cx, 0, x);
+}

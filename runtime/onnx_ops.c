@@ -2056,6 +2056,7 @@ static const ox_op_map op_table[] = {
     {"CastLike", conv_binary, "cast_like"},             /* cast_like */
     {"Ceil", conv_unary, "ceil"},                       /* ceil */
     {"Celu", ox_conv_celu, NULL},                       /* maximum, minimum, exp, arithmetic */
+    {"CenterCropPad", ox_conv_center_crop_pad, NULL},   /* strided_slice, nn.pad */
     {"Clip", conv_clip, NULL},                          /* clip; maximum/minimum for bounds
                                                            computed at run time */
     {"Concat", conv_concat, NULL},                      /* concatenate of a tuple */

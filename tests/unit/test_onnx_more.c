@@ -783,6 +783,48 @@ START_TEST(eye_like)
 }
 END_TEST
 
+START_TEST(center_crop_pad)
+{
+    mb m;
+    /* Axis 1 cropped 6 -> 3 from 1, axis 2 padded 4 -> 9 by 2 and 3. */
+    mb_init(&m, 18, 8);
+    mb_input(&m, "x", "float[2,6,4]");
+    mb_ints(&m, "shape", 2, 3, 9);
+    Onnx__NodeProto *n = mb_node(&m, "CenterCropPad", "c", "x,shape", "y");
+    attr_ints(&m, n, "axes", 2, 1, -1);
+    mb_output(&m, "y", "float[2,3,9]");
+    byoc_graph *g = read_ok(&m);
+    int sl = find_op(g, "strided_slice"), pad = find_op(g, "nn.pad");
+    ck_assert_str_eq(attr_text(g, sl, "begin"), "[1]");
+    ck_assert_str_eq(attr_text(g, sl, "end"), "[4]");
+    ck_assert_str_eq(attr_text(g, sl, "axes"), "[1]");
+    ck_assert_str_eq(attr_text(g, pad, "pad_width"), "[[0, 0], [0, 0], [2, 3]]");
+    ck_assert_str_eq(output_type(g), "Tensor[(2, 3, 9), float32]");
+    assert_clean(g);
+    byoc_graph_destroy(g);
+
+    /* The same shape: the input itself. */
+    mb_init(&m, 18, 8);
+    mb_input(&m, "x", "float[2,6]");
+    mb_ints(&m, "shape", 2, 2, 6);
+    mb_node(&m, "CenterCropPad", "c", "x,shape", "y");
+    mb_output(&m, "y", "float[2,6]");
+    g = read_ok(&m);
+    ck_assert_int_eq(count_calls(g), 0);
+    ck_assert_int_eq(byoc_node_kind_of(g, byoc_graph_output(g)), BYOC_N_INPUT);
+    byoc_graph_destroy(g);
+
+    mb_init(&m, 18, 8);
+    mb_input(&m, "x", "float[2,N]");
+    mb_ints(&m, "shape", 2, 2, 6);
+    mb_node(&m, "CenterCropPad", "c", "x,shape", "y");
+    mb_output(&m, "y", "float[2,6]");
+    g = read_ok(&m);
+    ck_assert(has_note(g, "size of axis 1 is not known"));
+    byoc_graph_destroy(g);
+}
+END_TEST
+
 START_TEST(reverse_sequence)
 {
     mb m;
@@ -1326,6 +1368,7 @@ static Suite *onnx_more_suite(void)
     tcase_add_test(core, one_hot);
     tcase_add_test(core, eye_like);
     tcase_add_test(core, reverse_sequence);
+    tcase_add_test(core, center_crop_pad);
     tcase_add_test(core, lstm_forward);
     tcase_add_test(core, lstm_bidirectional_peepholes_layout);
     tcase_add_test(core, gru_and_rnn);
