@@ -70,6 +70,15 @@ static bool dims_known(const byoc_tensor_type *t, int from, int to)
     return true;
 }
 
+/* a * b for sizes from the model (>= 0), false on overflow. */
+static bool mul_ok(int64_t a, int64_t b, int64_t *out)
+{
+    if (a < 0 || b < 0 || (b && a > INT64_MAX / b))
+        return false;
+    *out = a * b;
+    return true;
+}
+
 static int call1(ox_cx *cx, const char *op, int a)
 {
     return ox_call(cx, op, &a, 1);
@@ -605,7 +614,8 @@ int ox_conv_hardmax(ox_cx *cx)
         if (!dims_known(&t, 0, t.rank))
             return ox_unsupported(cx, "flattening to 2-D and back needs the input's shape");
         for (int k = 0; k < t.rank; k++)
-            flat[k >= axis] *= t.dims[k];
+            if (!mul_ok(flat[k >= axis], t.dims[k], &flat[k >= axis]))
+                return ox_fail(cx, "the input has too many elements");
         depth = flat[1];
     }
     if (depth < 0)
@@ -1193,6 +1203,9 @@ int ox_conv_rnn(ox_cx *cx)
     if (hidden < 1)
         return hidden < 0 ? ox_unsupported(cx, "the hidden size is not known")
                           : ox_fail(cx, "hidden_size is 0");
+    /* Gate and bias sizes below are 2 * G * hidden at most. */
+    if (hidden > INT64_MAX / 8 / G)
+        return ox_fail(cx, "hidden_size %lld is too large", (long long)hidden);
     if ((rt.dims[2] >= 0 && rt.dims[2] != hidden)
         || (rt.dims[1] >= 0 && rt.dims[1] != G * hidden)
         || (wt.rank == 3 && wt.dims[1] >= 0 && wt.dims[1] != G * hidden))
@@ -1370,7 +1383,13 @@ int ox_conv_attention(ox_cx *cx)
             return ox_fail(cx, "past_key and past_value do not fit K and V");
         past = pk.dims[2];
     }
-    int64_t T = past + Skv;
+    if (D < 1 || Dv < 1 || qh < 1)
+        return ox_fail(cx, "empty heads");
+    if (past > INT64_MAX - Skv)
+        return ox_fail(cx, "too many keys");
+    int64_t T = past + Skv, BH, QDv;
+    if (!mul_ok(B, qh, &BH) || !mul_ok(qh, Dv, &QDv))
+        return ox_fail(cx, "too many heads or keys");
     byoc_tensor_type mt = {BYOC_DT_VOID, -1, {0}};
     if (ox_in(cx, 3)) {
         mt = type_of(cx, 3);
@@ -1385,9 +1404,6 @@ int ox_conv_attention(ox_cx *cx)
                        (long long)prec);
     if (has_scale <= 0)
         scale = 1.0 / sqrt((double)D);
-    if (B > INT64_MAX / qh)
-        return ox_fail(cx, "too many heads");
-    int64_t BH = B * qh;
 
     /* Q, K, V as [batch, heads, seq, head]. */
     static const int64_t bshd[4] = {0, 2, 1, 3};
@@ -1415,9 +1431,10 @@ int ox_conv_attention(ox_cx *cx)
         qkv[i] = with_int(cx, call1(cx, "repeat", qkv[i]), "repeats", qh / kvh);
         qkv[i] = with_int(cx, qkv[i], "axis", 1);
     }
-    double s = sqrt(scale);
+    /* A negative scale: Q by sqrt(-scale), K by -sqrt(-scale). */
+    double s = sqrt(fabs(scale));
     int q = call2(cx, "multiply", qkv[0], ox_scalar(cx, dt, s));
-    int k = call2(cx, "multiply", qkv[1], ox_scalar(cx, dt, s));
+    int k = call2(cx, "multiply", qkv[1], ox_scalar(cx, dt, scale < 0 ? -s : s));
     int64_t q3[3] = {BH, Sq, D}, k3[3] = {BH, T, D}, v3[3] = {BH, T, Dv}, s4[4] = {B, qh, Sq, T};
     q = with_ints(cx, call1(cx, "reshape", q), "newshape", q3, 3);
     k = with_ints(cx, call1(cx, "reshape", k), "newshape", k3, 3);
@@ -1486,7 +1503,7 @@ int ox_conv_attention(ox_cx *cx)
     p = with_ints(cx, call1(cx, "reshape", p), "newshape", p3, 3);
     int v = with_ints(cx, call1(cx, "reshape", qkv[2]), "newshape", v3, 3);
     int y = call2(cx, "nn.batch_matmul", p, v);
-    int64_t y4[4] = {B, qh, Sq, Dv}, y3[3] = {B, Sq, qh * Dv};
+    int64_t y4[4] = {B, qh, Sq, Dv}, y3[3] = {B, Sq, QDv};
     y = with_ints(cx, call1(cx, "reshape", y), "newshape", y4, 4);
     if (r == 3) {
         y = with_ints(cx, call1(cx, "transpose", y), "axes", bshd, 4);

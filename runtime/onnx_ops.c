@@ -1588,8 +1588,10 @@ static int conv_resize(ox_cx *cx)
             scale = !strcmp(policy, "not_larger") ? fmin(scale, r) : fmax(scale, r);
         }
         for (size_t k = 0; k < want; k++) {
-            double in = (double)t.dims[axis_of[k]];
-            sizes[axis_of[k]] = stretch ? zv[k] : (int64_t)floor(scale * in + 0.5);
+            double out = floor(scale * (double)t.dims[axis_of[k]] + 0.5);
+            if (!stretch && !(out >= 0 && out < 9e18))
+                return ox_fail(cx, "the sizes give an output size of %g", out);
+            sizes[axis_of[k]] = stretch ? zv[k] : (int64_t)out;
         }
     } else if (s_scales == IN_KNOWN && ns == want) {
         for (size_t k = 0; k < want; k++) {
@@ -1597,8 +1599,11 @@ static int conv_resize(ox_cx *cx)
             full_scales[a] = scales[k];
             if (a >= 2 && t.dims[a] < 0)
                 return ox_unsupported(cx, "scaling needs the input's spatial sizes");
+            double out = floor((double)t.dims[a] * scales[k]);
+            if (a >= 2 && !(out >= 0 && out < 9e18))
+                return ox_fail(cx, "scale %g gives an output size of %g", scales[k], out);
             if (a >= 2)
-                sizes[a] = (int64_t)floor((double)t.dims[a] * scales[k]);
+                sizes[a] = (int64_t)out;
         }
     } else if (s_scales == IN_DYNAMIC || s_sizes == IN_DYNAMIC) {
         return ox_unsupported(cx, "the output size is computed at run time");
