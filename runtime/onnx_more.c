@@ -1670,3 +1670,73 @@ int ox_conv_center_crop_pad(ox_cx *cx)
     }
     return define(cx, 0, x);
 }
+
+/* MaxUnpool: as TVM, zeros of the output's size with the input scattered
+ * at its flat indices (scatter_elements on the flattened tensors), then
+ * reshaped.  The output's spatial sizes are output_shape's or
+ * (in - 1) * stride + kernel - pads, and the indices count in the
+ * output's layout, as in ONNX Runtime and TVM.  TVM pairs the pads
+ * wrongly, and makes its zeros in the output's shape and flattens them,
+ * where these are made flat.  Shapes must be known. */
+int ox_conv_max_unpool(ox_cx *cx)
+{
+    const int64_t *ks, *os = NULL;
+    size_t nk, nos = 0;
+    int rc = ox_attr_ints(cx, "kernel_shape", &ks, &nk);
+    TRY(rc);
+    if (rc == 0 || nk < 1 || nk > BYOC_MAX_RANK - 2)
+        return ox_fail(cx, "attribute 'kernel_shape' is required, for 1 to %d axes",
+                       BYOC_MAX_RANK - 2);
+    if (!ox_in(cx, 0) || !ox_in(cx, 1))
+        return ox_fail(cx, "inputs X and I are required");
+    byoc_tensor_type t = type_of(cx, 0);
+    int nd = (int)nk, r = nd + 2;
+    if (t.rank >= 0 && t.rank != r)
+        return ox_fail(cx, "a %d-D kernel for an input of rank %d", nd, t.rank);
+    if (!dims_known(&t, 0, t.rank) || t.rank < 0)
+        return ox_unsupported(cx, "the input's shape is not known");
+    int s = input_ints(cx, 2, &os, &nos);
+    if (s == IN_DYNAMIC)
+        return ox_unsupported(cx, "output_shape is computed at run time");
+    int64_t out[BYOC_MAX_RANK], strides[BYOC_MAX_RANK], pads[2 * BYOC_MAX_RANK];
+    const int64_t *v;
+    size_t n;
+    TRY(rc = ox_attr_ints(cx, "strides", &v, &n));
+    for (int i = 0; i < nd; i++)
+        strides[i] = rc > 0 && n == nk ? v[i] : 1;
+    TRY(rc = ox_attr_ints(cx, "pads", &v, &n));
+    for (int i = 0; i < 2 * nd; i++)
+        pads[i] = rc > 0 && n == 2 * nk ? v[i] : 0;
+    if (s == IN_KNOWN) {
+        if (nos != (size_t)r)
+            return ox_fail(cx, "output_shape has %zu values for rank %d", nos, r);
+        memcpy(out, os, sizeof(int64_t) * (size_t)r);
+    } else {
+        out[0] = t.dims[0];
+        out[1] = t.dims[1];
+        for (int i = 0; i < nd; i++) {
+            int64_t o;
+            if (strides[i] < 1 || ks[i] < 1 || pads[i] < 0 || pads[nd + i] < 0
+                || !mul_ok(t.dims[2 + i] ? t.dims[2 + i] - 1 : 0, strides[i], &o)
+                || o > INT64_MAX - ks[i])
+                return ox_fail(cx, "bad kernel, strides or pads");
+            out[2 + i] = o + ks[i] - pads[i] - pads[nd + i];
+        }
+    }
+    int64_t total = 1;
+    for (int i = 0; i < r; i++)
+        if (out[i] < 0 || !mul_ok(total, out[i], &total))
+            return ox_fail(cx, "the output's shape is not a size");
+    static const int64_t flat = -1;
+    byoc_dtype dt = dtype_of(cx, 0);
+    int zeros = with_ints(cx, ox_call(cx, "zeros", NULL, 0), "shape", &total, 1);
+    TRY(zeros);
+    TRY(ox_set_dtype(cx, zeros, "dtype", dt));
+    int idx = with_ints(cx, call1(cx, "reshape", ox_arg(cx, 1)), "newshape", &flat, 1);
+    int x = with_ints(cx, call1(cx, "reshape", ox_arg(cx, 0)), "newshape", &flat, 1);
+    int sc = call3(cx, "scatter_elements", zeros, idx, x);
+    TRY(sc);
+    TRY(ox_set_int(cx, sc, "axis", 0));
+    TRY(ox_set_string(cx, sc, "reduction", "update"));
+    return define(cx, 0, with_ints(cx, call1(cx, "reshape", sc), "newshape", out, (size_t)r));
+}

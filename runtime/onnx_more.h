@@ -22,6 +22,7 @@ int ox_conv_group_norm(ox_cx *cx);
 int ox_conv_mvn(ox_cx *cx);
 int ox_conv_lp_norm(ox_cx *cx);
 int ox_conv_lp_pool(ox_cx *cx);         /* LpPool, GlobalLpPool */
+int ox_conv_max_unpool(ox_cx *cx);
 int ox_conv_reduce_more(ox_cx *cx);     /* ReduceL1/L2/LogSum/LogSumExp/SumSquare */
 int ox_conv_hardmax(ox_cx *cx);
 

@@ -2123,6 +2123,7 @@ static const ox_op_map op_table[] = {
                                                            (+ reshape, transpose) */
     {"Max", conv_variadic, "maximum"},                  /* maximum, chained */
     {"MaxPool", conv_pool, NULL},                       /* nn.max_pool{1,2,3}d */
+    {"MaxUnpool", ox_conv_max_unpool, NULL},            /* zeros, scatter_elements, reshapes */
     {"Mean", conv_mean, NULL},                          /* expand_dims, concatenate, mean */
     {"MeanVarianceNormalization", ox_conv_mvn, NULL},   /* mean, power, sqrt, arithmetic */
     {"Min", conv_variadic, "minimum"},                  /* minimum, chained */

@@ -424,6 +424,54 @@ START_TEST(lp_pools)
 }
 END_TEST
 
+START_TEST(max_unpool)
+{
+    mb m;
+    mb_init(&m, 11, 8);
+    mb_input(&m, "x", "float[1,2,3,3]");
+    mb_input(&m, "i", "int64[1,2,3,3]");
+    Onnx__NodeProto *n = mb_node(&m, "MaxUnpool", "u", "x,i", "y");
+    attr_ints(&m, n, "kernel_shape", 2, 2, 2);
+    attr_ints(&m, n, "strides", 2, 2, 2);
+    attr_ints(&m, n, "pads", 4, 0, 0, 1, 1);
+    mb_output(&m, "y", "float[1,2,5,5]");
+    byoc_graph *g = read_ok(&m);
+    /* (3 - 1) * 2 + 2 - 1 = 5 on each axis; 50 elements in all. */
+    ck_assert_str_eq(attr_text(g, find_op(g, "zeros"), "shape"), "[50]");
+    int s = find_op(g, "scatter_elements");
+    ck_assert_str_eq(attr_text(g, s, "axis"), "0");
+    ck_assert_str_eq(arg_op(g, s, 1), "reshape");
+    ck_assert_str_eq(attr_text(g, byoc_graph_output(g), "newshape"), "[1, 2, 5, 5]");
+    ck_assert_str_eq(output_type(g), "Tensor[(1, 2, 5, 5), float32]");
+    assert_clean(g);
+    byoc_graph_destroy(g);
+
+    mb_init(&m, 11, 8);
+    mb_input(&m, "x", "float[1,2,3,3]");
+    mb_input(&m, "i", "int64[1,2,3,3]");
+    mb_ints(&m, "os", 4, 1, 2, 7, 7);
+    n = mb_node(&m, "MaxUnpool", "u", "x,i,os", "y");
+    attr_ints(&m, n, "kernel_shape", 2, 2, 2);
+    attr_ints(&m, n, "strides", 2, 2, 2);
+    mb_output(&m, "y", "float[1,2,7,7]");
+    g = read_ok(&m);
+    ck_assert_str_eq(attr_text(g, find_op(g, "zeros"), "shape"), "[98]");
+    ck_assert_str_eq(output_type(g), "Tensor[(1, 2, 7, 7), float32]");
+    assert_clean(g);
+    byoc_graph_destroy(g);
+
+    mb_init(&m, 11, 8);
+    mb_input(&m, "x", "float[N,2,3,3]");
+    mb_input(&m, "i", "int64[N,2,3,3]");
+    n = mb_node(&m, "MaxUnpool", "u", "x,i", "y");
+    attr_ints(&m, n, "kernel_shape", 2, 2, 2);
+    mb_output(&m, "y", "float");
+    g = read_ok(&m);
+    ck_assert(has_note(g, "input's shape is not known"));
+    byoc_graph_destroy(g);
+}
+END_TEST
+
 START_TEST(reductions)
 {
     static const struct {
@@ -1360,6 +1408,7 @@ static Suite *onnx_more_suite(void)
     tcase_add_test(core, group_normalization);
     tcase_add_test(core, mvn_and_lp_normalization);
     tcase_add_test(core, lp_pools);
+    tcase_add_test(core, max_unpool);
     tcase_add_test(core, reductions);
     tcase_add_test(core, hardmax);
     tcase_add_test(core, cumsum);
