@@ -1740,3 +1740,59 @@ int ox_conv_max_unpool(ox_cx *cx)
     TRY(ox_set_string(cx, sc, "reduction", "update"));
     return define(cx, 0, with_ints(cx, call1(cx, "reshape", sc), "newshape", out, (size_t)r));
 }
+
+/* HannWindow, HammingWindow, BlackmanWindow (opset 17): the window's
+ * cosines over arange(size), as the ONNX reference computes them:
+ * sin^2(pi n / N) for Hann, 25/46 - 21/46 cos(2 pi n / N) for Hamming,
+ * 0.42 - 0.5 cos(2 pi n / N) + 0.08 cos(4 pi n / N) for Blackman, with N
+ * the size, less one unless periodic; computed in float32 and cast to
+ * output_datatype.  The size must be a constant. */
+int ox_conv_window(ox_cx *cx)
+{
+    const int64_t *v;
+    size_t n;
+    int s = input_ints(cx, 0, &v, &n);
+    if (s == IN_ABSENT)
+        return ox_fail(cx, "input 1 (the size) is missing");
+    if (s == IN_DYNAMIC)
+        return ox_unsupported(cx, "the size is computed at run time");
+    if (n != 1 || v[0] < 0 || v[0] > (int64_t)1 << 40)
+        return ox_fail(cx, "the size is not one count");
+    int64_t size = v[0], periodic, to;
+    TRY(ox_attr_int(cx, "periodic", 1, &periodic));
+    TRY(ox_attr_int(cx, "output_datatype", 1, &to));
+    int dt = ox_dtype(to);
+    if (dt < 0)
+        return ox_fail(cx, "attribute 'output_datatype' is ONNX element type %lld, which byoc "
+                           "does not support", (long long)to);
+    const double pi = 3.14159265358979323846, N = (double)(periodic ? size : size - 1);
+    if (N <= 0)
+        return ox_unsupported(cx, "a window of %lld element%s has no period", (long long)size,
+                              size == 1 ? "" : "s");
+    const byoc_dtype f = BYOC_DT_FLOAT32;
+    int a0 = ox_scalar(cx, f, 0.0), a1 = ox_scalar(cx, f, (double)size);
+    int a2 = ox_scalar(cx, f, 1.0);
+    int ni = call3(cx, "arange", a0, a1, a2);
+    TRY(ni);
+    TRY(ox_set_dtype(cx, ni, "dtype", f));
+    int y;
+    if (is_op(cx, "HannWindow")) {
+        int sn = call1(cx, "sin", call2(cx, "multiply", ni, ox_scalar(cx, f, pi / N)));
+        y = call2(cx, "multiply", sn, sn);
+    } else {
+        int c = call1(cx, "cos", call2(cx, "multiply", ni, ox_scalar(cx, f, 2 * pi / N)));
+        bool hamming = is_op(cx, "HammingWindow");
+        y = call2(cx, "multiply", c, ox_scalar(cx, f, hamming ? -21.0 / 46 : -0.5));
+        y = call2(cx, "add", y, ox_scalar(cx, f, hamming ? 25.0 / 46 : 0.42));
+        if (!hamming) {
+            int c2 = call1(cx, "cos", call2(cx, "multiply", ni, ox_scalar(cx, f, 4 * pi / N)));
+            y = call2(cx, "add", y, call2(cx, "multiply", c2, ox_scalar(cx, f, 0.08)));
+        }
+    }
+    if (dt != (int)f) {
+        y = call1(cx, "cast", y);
+        TRY(y);
+        TRY(ox_set_dtype(cx, y, "dtype", (byoc_dtype)dt));
+    }
+    return define(cx, 0, y);
+}

@@ -35,6 +35,7 @@ int ox_conv_one_hot(ox_cx *cx);
 int ox_conv_eye_like(ox_cx *cx);
 int ox_conv_reverse_sequence(ox_cx *cx);
 int ox_conv_center_crop_pad(ox_cx *cx);
+int ox_conv_window(ox_cx *cx);          /* HannWindow, HammingWindow, BlackmanWindow */
 
 /* ---- recurrent layers, unrolled; attention ---- */
 int ox_conv_rnn(ox_cx *cx);             /* RNN, GRU, LSTM */

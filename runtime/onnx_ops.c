@@ -2057,6 +2057,7 @@ static const ox_op_map op_table[] = {
     {"BitwiseNot", ox_conv_bitwise, "bitwise_not"},     /* bitwise_not */
     {"BitwiseOr", ox_conv_bitwise, "bitwise_or"},       /* bitwise_or */
     {"BitwiseXor", ox_conv_bitwise, "bitwise_xor"},     /* bitwise_xor */
+    {"BlackmanWindow", ox_conv_window, NULL},           /* arange, cos, arithmetic */
     {"Cast", conv_cast, NULL},                          /* cast */
     {"CastLike", conv_binary, "cast_like"},             /* cast_like */
     {"Ceil", conv_unary, "ceil"},                       /* ceil */
@@ -2100,6 +2101,8 @@ static const ox_op_map op_table[] = {
     {"Greater", conv_binary, "greater"},                /* greater */
     {"GreaterOrEqual", conv_binary, "greater_equal"},   /* greater_equal */
     {"GroupNormalization", ox_conv_group_norm, NULL},   /* nn.group_norm (+ repeat) */
+    {"HammingWindow", ox_conv_window, NULL},            /* arange, cos, arithmetic */
+    {"HannWindow", ox_conv_window, NULL},               /* arange, sin, multiply */
     {"HardSigmoid", conv_hard_sigmoid, NULL},           /* multiply, add, clip */
     {"HardSwish", conv_hard_swish, NULL},               /* multiply, add, clip, multiply */
     {"Hardmax", ox_conv_hardmax, NULL},                 /* argmax, one_hot (+ reshapes) */

@@ -873,6 +873,41 @@ START_TEST(center_crop_pad)
 }
 END_TEST
 
+START_TEST(windows)
+{
+    static const struct {
+        const char *op, *fn;
+        int cos;
+    } cases[] = {
+        {"HannWindow", "sin", 0}, {"HammingWindow", "cos", 1}, {"BlackmanWindow", "cos", 2}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        mb m;
+        mb_init(&m, 17, 8);
+        Onnx__TensorProto *size = mb_weight(&m, "n", "int64[]");
+        size->int64_data = mb_alloc(&m, sizeof(int64_t));
+        size->int64_data[0] = 16;
+        size->n_int64_data = 1;
+        Onnx__NodeProto *n = mb_node(&m, cases[k].op, "w", "n", "y");
+        attr_int(&m, n, "periodic", 0);
+        attr_int(&m, n, "output_datatype", 10);
+        mb_output(&m, "y", "float16[16]");
+        byoc_graph *g = read_ok(&m);
+        int ar = find_op(g, "arange");
+        ck_assert_str_eq(type_text(g, ar), "Tensor[(16,), float32]");
+        ck_assert_int_eq(count_op(g, "cos"), cases[k].cos);
+        ck_assert_int_eq(count_op(g, cases[k].fn), cases[k].cos ? cases[k].cos : 1);
+        /* Not periodic: the period is 15. */
+        int mul = find_op(g, "multiply");
+        double step = byoc_node_const_value(g, byoc_node_arg(g, mul, 1))->u.f;
+        ck_assert_double_eq_tol(step, (k ? 2 : 1) * 3.14159265358979 / 15, 1e-9);
+        ck_assert_str_eq(byoc_node_op_name(g, byoc_graph_output(g)), "cast");
+        ck_assert_str_eq(output_type(g), "Tensor[(16,), float16]");
+        assert_clean(g);
+        byoc_graph_destroy(g);
+    }
+}
+END_TEST
+
 START_TEST(reverse_sequence)
 {
     mb m;
@@ -1418,6 +1453,7 @@ static Suite *onnx_more_suite(void)
     tcase_add_test(core, eye_like);
     tcase_add_test(core, reverse_sequence);
     tcase_add_test(core, center_crop_pad);
+    tcase_add_test(core, windows);
     tcase_add_test(core, lstm_forward);
     tcase_add_test(core, lstm_bidirectional_peepholes_layout);
     tcase_add_test(core, gru_and_rnn);
