@@ -1796,3 +1796,51 @@ int ox_conv_window(ox_cx *cx)
     }
     return define(cx, 0, y);
 }
+
+/* LayerNormalization that nn.layer_norm cannot take - over several axes,
+ * or with its Mean and InvStdDev outputs read - spelled out as TVM does:
+ * mean and variance over the axes from `axis` on (kept), 1 / sqrt(var +
+ * eps), the normalised input times scale plus bias.  stash_type, the
+ * precision of the statistics, is not followed, as in TVM. */
+int ox_conv_layer_norm_spelled(ox_cx *cx)
+{
+    int64_t axis;
+    double eps;
+    TRY(ox_attr_int(cx, "axis", -1, &axis));
+    TRY(ox_attr_float(cx, "epsilon", 1e-5, &eps));
+    int rank = type_of(cx, 0).rank;
+    if (rank < 0)
+        return ox_unsupported(cx, "the input's rank is not known");
+    if (axis < -rank || axis >= rank)
+        return ox_fail(cx, "attribute 'axis' is %lld for a tensor of rank %d", (long long)axis,
+                       rank);
+    if (!ox_in(cx, 1))
+        return ox_fail(cx, "input 2 (the scale) is required");
+    axis = axis < 0 ? axis + rank : axis;
+    int64_t axes[BYOC_MAX_RANK];
+    size_t n = 0;
+    for (int64_t a = axis; a < rank; a++)
+        axes[n++] = a;
+    byoc_dtype dt = dtype_of(cx, 0);
+    int x = ox_arg(cx, 0);
+    TRY(x);
+    int mean = with_ints(cx, call1(cx, "mean", x), "axis", axes, n);
+    TRY(mean);
+    TRY(ox_set_bool(cx, mean, "keepdims", true));
+    int var = with_ints(cx, call2(cx, "variance", x, mean), "axis", axes, n);
+    TRY(var);
+    TRY(ox_set_bool(cx, var, "keepdims", true));
+    int one = ox_scalar(cx, dt, 1.0);
+    int sd = call1(cx, "sqrt", call2(cx, "add", var, ox_scalar(cx, dt, eps)));
+    int inv = call2(cx, "divide", one, sd);
+    int xn = call2(cx, "multiply", call2(cx, "subtract", x, mean), inv);
+    int ln = call2(cx, "multiply", xn, ox_arg(cx, 1));
+    if (ox_in(cx, 2))
+        ln = call2(cx, "add", ln, ox_arg(cx, 2));
+    TRY(define(cx, 0, ln));
+    if (ox_output_used(cx, 1))
+        TRY(define(cx, 1, mean));
+    if (ox_output_used(cx, 2))
+        TRY(define(cx, 2, inv));
+    return 0;
+}

@@ -19,6 +19,9 @@ int ox_conv_bitwise(ox_cx *cx);         /* BitwiseAnd/Or/Xor/Not, by map->relay 
 
 /* ---- normalisation and pooling ---- */
 int ox_conv_group_norm(ox_cx *cx);
+/* LayerNormalization beyond nn.layer_norm; onnx_ops.c's converter hands
+ * such nodes here. */
+int ox_conv_layer_norm_spelled(ox_cx *cx);
 int ox_conv_mvn(ox_cx *cx);
 int ox_conv_lp_norm(ox_cx *cx);
 int ox_conv_lp_pool(ox_cx *cx);         /* LpPool, GlobalLpPool */

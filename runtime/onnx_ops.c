@@ -756,7 +756,8 @@ static int conv_instance_norm(ox_cx *cx)
 
 /* LayerNormalization (opset 17) over the last axis becomes nn.layer_norm,
  * the op backends match; TVM spells it out as mean, variance and
- * arithmetic.  Normalising over several axes stays opaque. */
+ * arithmetic, which is what normalising over several axes, or reading the
+ * mean and inverse deviation, becomes here (onnx_more.c). */
 static int conv_layer_norm(ox_cx *cx)
 {
     int64_t axis;
@@ -765,10 +766,9 @@ static int conv_layer_norm(ox_cx *cx)
     TRY(ox_attr_float(cx, "epsilon", 1e-5, &eps));
     int rank = rank_of(cx, 0);
     if (axis != -1 && !(rank >= 0 && axis == rank - 1))
-        return ox_unsupported(cx, "normalising from axis %lld, not over the last axis only",
-                              (long long)axis);
+        return ox_conv_layer_norm_spelled(cx);
     if (ox_output_used(cx, 1) || ox_output_used(cx, 2))
-        return ox_unsupported(cx, "its mean or inverse deviation outputs are used");
+        return ox_conv_layer_norm_spelled(cx);
     int x = ox_arg(cx, 0), gamma = ox_arg(cx, 1);
     TRY(x);
     TRY(gamma);

@@ -317,6 +317,45 @@ START_TEST(group_normalization)
 }
 END_TEST
 
+START_TEST(layer_norm_spelled_out)
+{
+    mb m;
+    /* Over axes 1 and 2: TVM's mean, variance and arithmetic. */
+    mb_init(&m, 17, 8);
+    mb_input(&m, "x", "float[2,3,4]");
+    mb_weight(&m, "s", "float[3,4]");
+    mb_weight(&m, "b", "float[3,4]");
+    Onnx__NodeProto *n = mb_node(&m, "LayerNormalization", "ln", "x,s,b", "y");
+    attr_int(&m, n, "axis", 1);
+    mb_output(&m, "y", "float[2,3,4]");
+    byoc_graph *g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "nn.layer_norm"), 0);
+    int mean = find_op(g, "mean"), var = find_op(g, "variance");
+    ck_assert_str_eq(attr_text(g, mean, "axis"), "[1, 2]");
+    ck_assert_str_eq(type_text(g, mean), "Tensor[(2, 1, 1), float32]");
+    ck_assert_int_eq(byoc_node_arg(g, var, 1), mean);
+    ck_assert_int_eq(count_op(g, "sqrt"), 1);
+    ck_assert_str_eq(output_type(g), "Tensor[(2, 3, 4), float32]");
+    assert_clean(g);
+    byoc_graph_destroy(g);
+
+    /* Over the last axis with the mean read: spelled out too. */
+    mb_init(&m, 17, 8);
+    mb_input(&m, "x", "float[2,3,4]");
+    mb_weight(&m, "s", "float[4]");
+    mb_node(&m, "LayerNormalization", "ln", "x,s", "y,mean");
+    mb_output(&m, "y", "float[2,3,4]");
+    mb_output(&m, "mean", "float[2,3,1]");
+    g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "nn.layer_norm"), 0);
+    ck_assert_int_eq(count_op(g, "add"), 1);
+    ck_assert_str_eq(byoc_node_op_name(g, out_at(g, 1)), "mean");
+    ck_assert_str_eq(type_text(g, out_at(g, 1)), "Tensor[(2, 3, 1), float32]");
+    assert_clean(g);
+    byoc_graph_destroy(g);
+}
+END_TEST
+
 START_TEST(mvn_and_lp_normalization)
 {
     mb m;
@@ -1441,6 +1480,7 @@ static Suite *onnx_more_suite(void)
     tcase_add_test(core, thresholded_relu_shrink);
     tcase_add_test(core, is_inf_and_bits);
     tcase_add_test(core, group_normalization);
+    tcase_add_test(core, layer_norm_spelled_out);
     tcase_add_test(core, mvn_and_lp_normalization);
     tcase_add_test(core, lp_pools);
     tcase_add_test(core, max_unpool);
