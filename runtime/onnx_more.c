@@ -881,8 +881,12 @@ int ox_conv_reverse_sequence(ox_cx *cx)
  * the outputs back, with the full permutation (TVM passes (1, 0), which
  * does not fit a 3-D tensor).  The cell clip, which TVM ignores, clips
  * each activation's input.  TVM ignores sequence_lens for RNN and LSTM
- * and masks GRU's steps with it; here any sequence_lens, and LSTM's
- * input_forget, leave the node opaque. */
+ * and masks GRU's steps with it; here all three mask it the same way: a
+ * step past a sequence's length outputs zeros and keeps the state
+ * (multiply by the mask, add the old state times 1 - mask), and a
+ * backward pass runs over the sequences reversed within their lengths
+ * (reverse_sequence before and after).  LSTM's input_forget leaves the
+ * node opaque. */
 
 enum { RNN_MAX_STEPS = 4096 };
 
@@ -1227,8 +1231,14 @@ int ox_conv_rnn(ox_cx *cx)
     if (seq > RNN_MAX_STEPS)
         return ox_unsupported(cx, "%lld time steps; byoc unrolls at most %d", (long long)seq,
                               RNN_MAX_STEPS);
-    if (ox_in(cx, 4))
-        return ox_unsupported(cx, "sequence_lens (steps per batch element) is not mapped");
+    if (ox_in(cx, 4)) {
+        byoc_tensor_type lt = type_of(cx, 4);
+        bool bad_batch = lt.rank == 1 && lt.dims[0] >= 0 && batch >= 0 && lt.dims[0] != batch;
+        if (lt.rank >= 0 && (lt.rank != 1 || bad_batch))
+            return ox_fail(cx, "sequence_lens should be [batch]");
+        if (lt.dtype != BYOC_DT_VOID && byoc_dtype_class(lt.dtype) != 'i')
+            return ox_fail(cx, "sequence_lens should hold integers");
+    }
     if (input_forget)
         return ox_unsupported(cx, "input_forget (coupled input and forget gates) is not mapped");
     if (!ox_in(cx, 5) && batch < 0)
@@ -1259,26 +1269,91 @@ int ox_conv_rnn(ox_cx *cx)
         dirs[d].acts = &acts[d * nacts[L.kind]];
         TRY(rnn_prepare(cx, &L, nd, d, in, zeros_shape, &dirs[d]));
     }
+    /* The steps, and with sequence_lens the steps of each sequence
+     * reversed within its length for a backward pass, and per step masks
+     * m (t < length, as [batch, 1]) and 1 - m. */
+    int lens = ox_in(cx, 4) ? ox_arg(cx, 4) : -1;
+    int *xs = ox_alloc(cx, sizeof(int) * (size_t)seq * 2), *xs_rev = xs + seq;
+    int *ms = ox_alloc(cx, sizeof(int) * (size_t)seq * 2), *ims = ms + seq;
     int steps = split_n(cx, in[0], (int)seq, 0);
-    int *xs = ox_alloc(cx, sizeof(int) * (size_t)seq);
     for (int64_t t = 0; t < seq; t++)
         TRY(xs[t] = squeeze0(cx, part(cx, steps, (int)t)));
+    if (lens >= 0) {
+        bool backward = reverse || nd == 2;
+        if (backward) {
+            int rs = call2(cx, "reverse_sequence", in[0], lens);
+            rs = with_int(cx, with_int(cx, rs, "seq_axis", 0), "batch_axis", 1);
+            rs = split_n(cx, rs, (int)seq, 0);
+            for (int64_t t = 0; t < seq; t++)
+                TRY(xs_rev[t] = squeeze0(cx, part(cx, rs, (int)t)));
+        }
+        byoc_dtype ldt = dtype_of(cx, 4);
+        int a0 = ox_scalar(cx, ldt, 0.0), a1 = ox_scalar(cx, ldt, (double)seq);
+        int a2 = ox_scalar(cx, ldt, 1.0);
+        int ar = call3(cx, "arange", a0, a1, a2);
+        TRY(ar);
+        TRY(ox_set_dtype(cx, ar, "dtype", ldt));
+        ar = with_int(cx, call1(cx, "expand_dims", ar), "axis", 1);
+        int m = call1(cx, "cast", call2(cx, "less", ar, lens));
+        TRY(m);
+        TRY(ox_set_dtype(cx, m, "dtype", L.dt));
+        m = with_int(cx, call1(cx, "expand_dims", m), "axis", 2);
+        int im = call2(cx, "subtract", ox_scalar(cx, L.dt, 1.0), m);
+        int msplit = split_n(cx, m, (int)seq, 0), isplit = split_n(cx, im, (int)seq, 0);
+        for (int64_t t = 0; t < seq; t++) {
+            TRY(ms[t] = squeeze0(cx, part(cx, msplit, (int)t)));
+            TRY(ims[t] = squeeze0(cx, part(cx, isplit, (int)t)));
+        }
+    }
     int *ys = ox_alloc(cx, sizeof(int) * (size_t)(seq * nd));
     for (int d = 0; d < nd; d++) {
         bool back = d == 1 || reverse;
         for (int64_t k = 0; k < seq; k++) {
-            int64_t t = back ? seq - 1 - k : k;
-            TRY(dirs[d].h = rnn_step(cx, &L, &dirs[d], xs[t]));
+            /* With lengths, a backward pass runs forward over the
+             * reversed sequences; past its length a step outputs zeros
+             * and keeps the state. */
+            int64_t t = back && lens < 0 ? seq - 1 - k : k;
+            int h = dirs[d].h, c = L.kind == 2 ? dirs[d].c : -1;
+            int x = back && lens >= 0 ? xs_rev[t] : xs[t];
+            TRY(dirs[d].h = rnn_step(cx, &L, &dirs[d], x));
             ys[t * nd + d] = dirs[d].h;
+            if (lens < 0)
+                continue;
+            int y = call2(cx, "multiply", dirs[d].h, ms[t]);
+            ys[t * nd + d] = y;
+            TRY(dirs[d].h = call2(cx, "add", y, call2(cx, "multiply", h, ims[t])));
+            if (L.kind == 2) {
+                int cm = call2(cx, "multiply", dirs[d].c, ms[t]);
+                TRY(dirs[d].c = call2(cx, "add", cm, call2(cx, "multiply", c, ims[t])));
+            }
         }
     }
 
-    /* Y [seq, nd, batch, hidden], Y_h and Y_c [nd, batch, hidden]. */
+    /* Y [seq, nd, batch, hidden], Y_h and Y_c [nd, batch, hidden].  With
+     * lengths, each direction is stacked on its own and a backward one
+     * reversed back within the lengths. */
     if (ox_output_used(cx, 0)) {
-        int *rows = ox_alloc(cx, sizeof(int) * (size_t)seq);
-        for (int64_t t = 0; t < seq; t++)
-            TRY(rows[t] = nd == 2 ? stack(cx, &ys[t * 2], 2, 0) : ys[t]);
-        int y = stack(cx, rows, (int)seq, 0);
+        int y;
+        if (lens < 0) {
+            int *rows = ox_alloc(cx, sizeof(int) * (size_t)seq);
+            for (int64_t t = 0; t < seq; t++)
+                TRY(rows[t] = nd == 2 ? stack(cx, &ys[t * 2], 2, 0) : ys[t]);
+            y = stack(cx, rows, (int)seq, 0);
+        } else {
+            int *col = ox_alloc(cx, sizeof(int) * (size_t)seq), per[2];
+            for (int d = 0; d < nd; d++) {
+                for (int64_t t = 0; t < seq; t++)
+                    col[t] = ys[t * nd + d];
+                per[d] = stack(cx, col, (int)seq, 0);
+                if (d == 1 || reverse) {
+                    per[d] = call2(cx, "reverse_sequence", per[d], lens);
+                    per[d] = with_int(cx, per[d], "seq_axis", 0);
+                    per[d] = with_int(cx, per[d], "batch_axis", 1);
+                }
+                TRY(per[d]);
+            }
+            y = nd == 2 ? stack(cx, per, 2, 1) : per[0];
+        }
         if (nd == 1)
             y = with_int(cx, call1(cx, "expand_dims", y), "axis", 1);
         if (layout) {
