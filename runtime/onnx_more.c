@@ -1919,3 +1919,226 @@ int ox_conv_layer_norm_spelled(ox_cx *cx)
         TRY(define(cx, 2, inv));
     return 0;
 }
+
+/* ---- einsum ------------------------------------------------------------------------------- */
+
+/* Einsum of one or two operands without repeated letters in a term or
+ * ellipses, with known shapes, as transposes, reshapes, sum and one
+ * nn.batch_matmul - the way numpy's tensordot does it: letters only one
+ * operand has and the output lacks are summed away first; then each
+ * operand is laid out as [batch, free, contracted] (the second as [batch,
+ * contracted, free] when it already is), flattened to 3-D and multiplied,
+ * and the product reshaped and transposed to the output's letters.  TVM maps Einsum to its einsum op, which byoc's
+ * vocabulary does not have; this is what that op computes. */
+
+typedef struct einsum_term {
+    char letters[BYOC_MAX_RANK];
+    int n;
+} einsum_term;
+
+static int term_find(const einsum_term *t, char c)
+{
+    for (int i = 0; i < t->n; i++)
+        if (t->letters[i] == c)
+            return i;
+    return -1;
+}
+
+/* Parse "ab,bc->ac" into terms; implicit output: the letters used once,
+ * in alphabetical order.  1 (unsupported) for an ellipsis or a repeated
+ * letter within a term. */
+static int einsum_parse(ox_cx *cx, const char *eq, einsum_term *in, int *nin, einsum_term *out)
+{
+    int k = 0;
+    bool explicit_out = false;
+    memset(in, 0, sizeof(einsum_term) * 2);
+    memset(out, 0, sizeof *out);
+    einsum_term *cur = &in[0];
+    for (const char *p = eq; *p; p++) {
+        char c = *p;
+        if (c == ' ')
+            continue;
+        if (c == '.')
+            return ox_unsupported(cx, "equations with an ellipsis are not mapped");
+        if (c == ',') {
+            if (explicit_out || ++k >= 2)
+                return explicit_out ? ox_fail(cx, "equation '%s' is malformed", eq)
+                                    : ox_unsupported(cx, "einsum of more than two operands");
+            cur = &in[k];
+            continue;
+        }
+        if (c == '-' && p[1] == '>') {
+            if (explicit_out)
+                return ox_fail(cx, "equation '%s' is malformed", eq);
+            explicit_out = true;
+            cur = out;
+            p++;
+            continue;
+        }
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
+            return ox_fail(cx, "equation '%s' holds '%c'", eq, c);
+        if (term_find(cur, c) >= 0)
+            return ox_unsupported(cx, "a letter repeated in a term (a diagonal)");
+        if (cur->n >= BYOC_MAX_RANK)
+            return ox_fail(cx, "equation '%s' has a term of more than %d axes", eq,
+                           BYOC_MAX_RANK);
+        cur->letters[cur->n++] = c;
+    }
+    *nin = k + 1;
+    if (!explicit_out) {
+        for (int c = 'A'; c <= 'z'; c++) {
+            int uses = 0;
+            for (int i = 0; i < *nin; i++)
+                uses += term_find(&in[i], (char)c) >= 0;
+            if (uses == 1 && out->n < BYOC_MAX_RANK)
+                out->letters[out->n++] = (char)c;
+        }
+    }
+    for (int i = 0; i < out->n; i++) {
+        bool somewhere = false;
+        for (int j = 0; j < *nin; j++)
+            somewhere = somewhere || term_find(&in[j], out->letters[i]) >= 0;
+        if (!somewhere)
+            return ox_fail(cx, "output letter '%c' is in no input", out->letters[i]);
+    }
+    return 0;
+}
+
+/* transpose(x, perm) unless perm is the identity. */
+static int permute(ox_cx *cx, int x, const int64_t *perm, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (perm[i] != i)
+            return with_ints(cx, call1(cx, "transpose", x), "axes", perm, (size_t)n);
+    return x;
+}
+
+int ox_conv_einsum(ox_cx *cx)
+{
+    const char *eq;
+    if (ox_attr_string(cx, "equation", NULL, &eq) <= 0 || !eq)
+        return ox_fail(cx, "attribute 'equation' is required");
+    einsum_term in[2], out;
+    int nin = 0, rc = einsum_parse(cx, eq, in, &nin, &out);
+    if (rc)
+        return rc;
+    if (cx->node->ninputs != nin)
+        return ox_fail(cx, "equation '%s' has %d operands for %d inputs", eq, nin,
+                       cx->node->ninputs);
+    byoc_tensor_type t[2];
+    int64_t size_of[128];
+    for (int c = 0; c < 128; c++)
+        size_of[c] = -1;
+    for (int i = 0; i < nin; i++) {
+        if (!ox_in(cx, i))
+            return ox_fail(cx, "input %d is missing", i + 1);
+        t[i] = type_of(cx, i);
+        if (t[i].rank >= 0 && t[i].rank != in[i].n)
+            return ox_fail(cx, "input %d has rank %d for '%.*s'", i + 1, t[i].rank, in[i].n,
+                           in[i].letters);
+        if (!dims_known(&t[i], 0, t[i].rank) || t[i].rank < 0)
+            return ox_unsupported(cx, "the shapes of the inputs are not known");
+        for (int a = 0; a < in[i].n; a++) {
+            int c = in[i].letters[a];
+            if (size_of[c] >= 0 && size_of[c] != t[i].dims[a])
+                return ox_fail(cx, "letter '%c' has sizes %lld and %lld", c,
+                               (long long)size_of[c], (long long)t[i].dims[a]);
+            size_of[c] = t[i].dims[a];
+        }
+    }
+    int x[2];
+    /* Sum away the letters that only this operand has and the output lacks. */
+    for (int i = 0; i < nin; i++) {
+        TRY(x[i] = ox_arg(cx, i));
+        int64_t axes[BYOC_MAX_RANK];
+        int na = 0;
+        einsum_term kept = {{0}, 0};
+        for (int a = 0; a < in[i].n; a++) {
+            char c = in[i].letters[a];
+            bool other = nin == 2 && term_find(&in[1 - i], c) >= 0;
+            if (!other && term_find(&out, c) < 0)
+                axes[na++] = a;
+            else
+                kept.letters[kept.n++] = c;
+        }
+        if (na) {
+            x[i] = with_ints(cx, call1(cx, "sum", x[i]), "axis", axes, (size_t)na);
+            in[i] = kept;
+        }
+    }
+    int64_t perm[BYOC_MAX_RANK];
+    if (nin == 1) {
+        for (int a = 0; a < out.n; a++)
+            perm[a] = term_find(&in[0], out.letters[a]);
+        return define(cx, 0, permute(cx, x[0], perm, out.n));
+    }
+    /* Batch letters (both and the output), in the output's order; each
+     * side's free letters, in the output's order; contracted ones. */
+    einsum_term batch = {{0}, 0}, free_[2] = {{{0}, 0}, {{0}, 0}}, con = {{0}, 0};
+    for (int a = 0; a < out.n; a++) {
+        char c = out.letters[a];
+        bool ia = term_find(&in[0], c) >= 0, ib = term_find(&in[1], c) >= 0;
+        einsum_term *to = ia && ib ? &batch : ia ? &free_[0] : &free_[1];
+        to->letters[to->n++] = c;
+    }
+    for (int a = 0; a < in[0].n; a++)
+        if (term_find(&in[1], in[0].letters[a]) >= 0 && term_find(&out, in[0].letters[a]) < 0)
+            con.letters[con.n++] = in[0].letters[a];
+    /* B as [batch, contracted, free] when that needs no transpose and
+     * [batch, free, contracted] does (then without transpose_b). */
+    int64_t bp = 1, fp[2] = {1, 1}, kp = 1;
+    bool b_nn = false;
+    for (int form = 0; form < 2; form++) {
+        const einsum_term *parts[3] = {&batch, form ? &con : &free_[1], form ? &free_[1] : &con};
+        bool identity = true;
+        for (int g = 0, np = 0; g < 3; g++)
+            for (int a = 0; a < parts[g]->n; a++, np++)
+                identity = identity && term_find(&in[1], parts[g]->letters[a]) == np;
+        if (identity) {
+            b_nn = form == 1;
+            break;
+        }
+    }
+    for (int i = 0; i < 2; i++) {
+        bool nn = i == 1 && b_nn;
+        const einsum_term *parts[3] = {&batch, nn ? &con : &free_[i], nn ? &free_[i] : &con};
+        int np = 0;
+        for (int g = 0; g < 3; g++)
+            for (int a = 0; a < parts[g]->n; a++)
+                perm[np++] = term_find(&in[i], parts[g]->letters[a]);
+        x[i] = permute(cx, x[i], perm, np);
+        for (int a = 0; a < free_[i].n; a++)
+            if (!mul_ok(fp[i], size_of[(int)free_[i].letters[a]], &fp[i]))
+                return ox_fail(cx, "the operands have too many elements");
+    }
+    for (int a = 0; a < batch.n; a++)
+        if (!mul_ok(bp, size_of[(int)batch.letters[a]], &bp))
+            return ox_fail(cx, "the operands have too many elements");
+    for (int a = 0; a < con.n; a++)
+        if (!mul_ok(kp, size_of[(int)con.letters[a]], &kp))
+            return ox_fail(cx, "the operands have too many elements");
+    for (int i = 0; i < 2; i++) {
+        int64_t s3[3] = {bp, fp[i], kp};
+        if (i == 1 && b_nn) {
+            s3[1] = kp;
+            s3[2] = fp[1];
+        }
+        x[i] = with_ints(cx, call1(cx, "reshape", x[i]), "newshape", s3, 3);
+    }
+    int mm = call2(cx, "nn.batch_matmul", x[0], x[1]);
+    TRY(mm);
+    TRY(ox_set_bool(cx, mm, "transpose_b", !b_nn));
+    /* [batch..., free A..., free B...], then the output's order. */
+    int64_t shape[BYOC_MAX_RANK];
+    einsum_term got = {{0}, 0};
+    const einsum_term *order[3] = {&batch, &free_[0], &free_[1]};
+    for (int g = 0; g < 3; g++)
+        for (int a = 0; a < order[g]->n; a++) {
+            shape[got.n] = size_of[(int)order[g]->letters[a]];
+            got.letters[got.n++] = order[g]->letters[a];
+        }
+    int y = with_ints(cx, call1(cx, "reshape", mm), "newshape", shape, (size_t)got.n);
+    for (int a = 0; a < out.n; a++)
+        perm[a] = term_find(&got, out.letters[a]);
+    return define(cx, 0, permute(cx, y, perm, out.n));
+}

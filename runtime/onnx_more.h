@@ -44,5 +44,6 @@ int ox_conv_window(ox_cx *cx);          /* HannWindow, HammingWindow, BlackmanWi
 int ox_conv_rnn(ox_cx *cx);             /* RNN, GRU, LSTM */
 int ox_conv_attention(ox_cx *cx);
 int ox_conv_rotary_embedding(ox_cx *cx);
+int ox_conv_einsum(ox_cx *cx);
 
 #endif

@@ -2078,6 +2078,8 @@ static const ox_op_map op_table[] = {
     {"Div", conv_binary, "divide"},                     /* divide */
     {"Dropout", conv_dropout, NULL},                    /* nothing (its input); nn.dropout
                                                            when the mask is read */
+    {"Einsum", ox_conv_einsum, NULL},                   /* transpose, reshape, sum,
+                                                           nn.batch_matmul */
     {"Elu", ox_conv_elu, NULL},                         /* nn.relu, exp, arithmetic */
     {"Equal", conv_binary, "equal"},                    /* equal */
     {"Erf", conv_unary, "erf"},                         /* erf */

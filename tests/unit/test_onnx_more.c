@@ -947,6 +947,81 @@ START_TEST(windows)
 }
 END_TEST
 
+START_TEST(einsum)
+{
+    mb m;
+    /* Attention scores: b, h batch; q, k free; d contracted. */
+    mb_init(&m, 12, 7);
+    mb_input(&m, "q", "float[2,3,5,8]");
+    mb_input(&m, "k", "float[2,3,7,8]");
+    Onnx__NodeProto *n = mb_node(&m, "Einsum", "e", "q,k", "y");
+    attr_string(&m, n, "equation", "bhqd,bhkd->bhqk");
+    mb_output(&m, "y", "float[2,3,5,7]");
+    byoc_graph *g = read_ok(&m);
+    int mm = find_op(g, "nn.batch_matmul");
+    ck_assert_str_eq(attr_text(g, mm, "transpose_b"), "true");
+    ck_assert_str_eq(type_text(g, mm), "Tensor[(6, 5, 7), float32]");
+    ck_assert_double_eq(byoc_node_flops(g, mm), 2.0 * 6 * 5 * 7 * 8);
+    ck_assert_int_eq(count_op(g, "transpose"), 0);
+    ck_assert_int_eq(count_op(g, "reshape"), 3);
+    ck_assert_str_eq(output_type(g), "Tensor[(2, 3, 5, 7), float32]");
+    assert_clean(g);
+    byoc_graph_destroy(g);
+
+    /* A letter only one side has is summed first; the output transposed;
+     * the implicit output of "ijk,kl" is "ijl". */
+    mb_init(&m, 12, 7);
+    mb_input(&m, "a", "float[2,4,5]");
+    mb_input(&m, "b", "float[5,6]");
+    n = mb_node(&m, "Einsum", "e", "a,b", "y");
+    attr_string(&m, n, "equation", "ijk,kl->li");
+    mb_output(&m, "y", "float[6,2]");
+    g = read_ok(&m);
+    int sum = find_op(g, "sum");
+    ck_assert_str_eq(attr_text(g, sum, "axis"), "[1]");
+    ck_assert_str_eq(attr_text(g, byoc_graph_output(g), "axes"), "[1, 0]");
+    ck_assert_str_eq(output_type(g), "Tensor[(6, 2), float32]");
+    assert_clean(g);
+    byoc_graph_destroy(g);
+
+    mb_init(&m, 12, 7);
+    mb_input(&m, "a", "float[2,4,5]");
+    mb_input(&m, "b", "float[5,6]");
+    n = mb_node(&m, "Einsum", "e", "a,b", "y");
+    attr_string(&m, n, "equation", "ijk,kl");
+    mb_output(&m, "y", "float[2,4,6]");
+    g = read_ok(&m);
+    /* B is already [contracted, free]: no transpose, NN form. */
+    ck_assert_int_eq(count_op(g, "transpose"), 0);
+    ck_assert_str_eq(attr_text(g, find_op(g, "nn.batch_matmul"), "transpose_b"), "false");
+    ck_assert_str_eq(output_type(g), "Tensor[(2, 4, 6), float32]");
+    assert_clean(g);
+    byoc_graph_destroy(g);
+
+    static const char *const opaque[][2] = {
+        {"ii->i", "diagonal"}, {"...ij->...ji", "ellipsis"}, {"ij,jk,kl->il", "more than two"}};
+    for (size_t k = 0; k < sizeof opaque / sizeof opaque[0]; k++) {
+        mb_init(&m, 12, 7);
+        mb_input(&m, "a", "float[4,4]");
+        n = mb_node(&m, "Einsum", "e", k == 2 ? "a,a,a" : "a", "y");
+        attr_string(&m, n, "equation", opaque[k][0]);
+        mb_output(&m, "y", "float");
+        g = read_ok(&m);
+        ck_assert_int_eq(count_op(g, "Einsum"), 1);
+        ck_assert_msg(has_note(g, opaque[k][1]), "no note for %s", opaque[k][0]);
+        byoc_graph_destroy(g);
+    }
+
+    mb_init(&m, 12, 7);
+    mb_input(&m, "a", "float[2,4]");
+    mb_input(&m, "b", "float[5,6]");
+    n = mb_node(&m, "Einsum", "e", "a,b", "y");
+    attr_string(&m, n, "equation", "ij,jk->ik");
+    mb_output(&m, "y", "float");
+    ck_assert_ptr_nonnull(strstr(read_error(&m), "letter 'j' has sizes 4 and 5"));
+}
+END_TEST
+
 START_TEST(reverse_sequence)
 {
     mb m;
@@ -1528,6 +1603,7 @@ static Suite *onnx_more_suite(void)
     tcase_add_test(core, scatter_nd);
     tcase_add_test(core, one_hot);
     tcase_add_test(core, eye_like);
+    tcase_add_test(core, einsum);
     tcase_add_test(core, reverse_sequence);
     tcase_add_test(core, center_crop_pad);
     tcase_add_test(core, windows);
