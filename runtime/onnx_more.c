@@ -1928,8 +1928,9 @@ int ox_conv_layer_norm_spelled(ox_cx *cx)
  * operand has and the output lacks are summed away first; then each
  * operand is laid out as [batch, free, contracted] (the second as [batch,
  * contracted, free] when it already is), flattened to 3-D and multiplied,
- * and the product reshaped and transposed to the output's letters.  TVM maps Einsum to its einsum op, which byoc's
- * vocabulary does not have; this is what that op computes. */
+ * and the product reshaped and transposed to the output's letters.  TVM
+ * maps Einsum to its einsum op, which byoc's vocabulary does not have;
+ * this is what that op computes. */
 
 typedef struct einsum_term {
     char letters[BYOC_MAX_RANK];

@@ -2161,8 +2161,8 @@ static const ox_op_map op_table[] = {
     {"Reshape", conv_reshape, NULL},                    /* reshape */
     {"Resize", conv_resize, NULL},                      /* image.resize{1,2,3}d */
     {"ReverseSequence", ox_conv_reverse_sequence, NULL}, /* reverse_sequence */
-    {"RotaryEmbedding", ox_conv_rotary_embedding, NULL}, /* take, strided_slice or split, arithmetic,
-                                                           concatenate (+ transposes) */
+    {"RotaryEmbedding", ox_conv_rotary_embedding, NULL}, /* take, strided_slice or split,
+                                                           arithmetic, concatenate */
     {"Round", conv_unary, "round"},                     /* round */
     {"Scatter", ox_conv_scatter, NULL},                 /* scatter_elements */
     {"ScatterElements", conv_scatter_elements, NULL},   /* scatter_elements */
