@@ -732,6 +732,13 @@ static int conv_batch_norm(ox_cx *cx)
 {
     double eps;
     TRY(ox_attr_float(cx, "epsilon", 1e-5, &eps));
+    /* Opsets 14 and 15's training mode normalises by the batch's own
+     * statistics, which nn.batch_norm does not compute. */
+    int64_t training = 0;
+    if (cx->opset >= 14)
+        TRY(ox_attr_int(cx, "training_mode", 0, &training));
+    if (training)
+        return ox_unsupported(cx, "training_mode normalises by the batch's statistics");
     int args[5];
     for (int i = 0; i < 5; i++)
         TRY(args[i] = ox_arg(cx, i));

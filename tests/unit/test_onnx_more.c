@@ -1426,6 +1426,39 @@ END_TEST
 
 /* ---- opset 18-19 changes to ops onnx_ops.c maps ------------------------------------------ */
 
+START_TEST(batch_norm_training_mode)
+{
+    mb m;
+    mb_init(&m, 15, 8);
+    mb_input(&m, "x", "float[2,3,4]");
+    mb_weight(&m, "s", "float[3]");
+    mb_weight(&m, "b", "float[3]");
+    mb_weight(&m, "mean", "float[3]");
+    mb_weight(&m, "var", "float[3]");
+    Onnx__NodeProto *n = mb_node(&m, "BatchNormalization", "bn", "x,s,b,mean,var", "y");
+    attr_int(&m, n, "training_mode", 1);
+    mb_output(&m, "y", "float[2,3,4]");
+    byoc_graph *g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "nn.batch_norm"), 0);
+    ck_assert(has_note(g, "training_mode"));
+    byoc_graph_destroy(g);
+
+    mb_init(&m, 15, 8);
+    mb_input(&m, "x", "float[2,3,4]");
+    mb_weight(&m, "s", "float[3]");
+    mb_weight(&m, "b", "float[3]");
+    mb_weight(&m, "mean", "float[3]");
+    mb_weight(&m, "var", "float[3]");
+    n = mb_node(&m, "BatchNormalization", "bn", "x,s,b,mean,var", "y");
+    attr_int(&m, n, "training_mode", 0);
+    mb_output(&m, "y", "float[2,3,4]");
+    g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "nn.batch_norm"), 1);
+    assert_clean(g);
+    byoc_graph_destroy(g);
+}
+END_TEST
+
 START_TEST(split_num_outputs)
 {
     mb m;
@@ -1614,6 +1647,7 @@ static Suite *onnx_more_suite(void)
     tcase_add_test(core, rnn_left_opaque);
     tcase_add_test(core, attention);
     tcase_add_test(core, rotary_embedding);
+    tcase_add_test(core, batch_norm_training_mode);
     tcase_add_test(core, split_num_outputs);
     tcase_add_test(core, pad_axes_and_wrap);
     tcase_add_test(core, resize_axes_and_policies);
