@@ -747,6 +747,10 @@ int ox_conv_one_hot(ox_cx *cx)
     if (!ox_in(cx, 0) || !dv || !vv)
         return ox_fail(cx, "inputs indices, depth and values are required");
     const ox_tensor *d = ox_data(cx, dv), *vals = ox_data(cx, vv);
+    if (d && !d->f && !d->i)
+        d = NULL;
+    if (vals && !vals->f && !vals->i)
+        vals = NULL;
     if (!d || d->n != 1)
         return ox_unsupported(cx, "depth is computed at run time");
     double depth = d->f ? d->f[0] : (double)d->i[0];
