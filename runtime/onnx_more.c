@@ -1,11 +1,16 @@
-/* More ONNX converters: the activations, normalisations, scans, scatters
- * and recurrent layers of the default domain through opset 23 that
- * onnx_ops.c does not cover, for entries of its one op table.
+/* More ONNX converters: the activations, normalisations, scans, scatters,
+ * recurrent layers, attention and einsum of the default domain through
+ * opset 23 that onnx_ops.c does not cover, for entries of its one op
+ * table.
  *
  * Most ONNX ops here have no Relay op of their own and become the Relay
  * expressions TVM's ONNX frontend (python/tvm/relay/frontend/onnx.py)
  * builds for them: Elu is relu, exp and arithmetic, LpPool an average pool
- * between two powers.  Recurrent layers (RNN, GRU, LSTM) are unrolled, one
+ * between two powers.  Ops newer than that frontend (Attention,
+ * RotaryEmbedding, CenterCropPad, the windows) follow the expansion their
+ * ONNX definition or reference gives, and Einsum, whose Relay op byoc's
+ * vocabulary lacks, becomes the batch_matmul it amounts to.  Recurrent
+ * layers (RNN, GRU, LSTM) are unrolled, one
  * set of nn.dense and elementwise ops per time step, as TVM's rnn_cell,
  * gru_cell and lstm_cell do; this needs the sequence length, and a layer
  * whose length is not known stays opaque with a note.  Where this file
@@ -28,7 +33,7 @@
             return -1;                                                                          \
     } while (0)
 
-/* ---- helpers (as onnx_ops.c's, which keeps its own static) ----------------------------- */
+/* ---- helpers (as onnx_ops.c's, which keeps its own static) --------------------------- */
 
 enum { IN_ABSENT, IN_KNOWN, IN_DYNAMIC };
 
@@ -146,7 +151,7 @@ static bool is_op(ox_cx *cx, const char *name)
     return strcmp(cx->node->op_type, name) == 0;
 }
 
-/* ---- activations, built on a node --------------------------------------------------------- */
+/* ---- activations, built on a node ---------------------------------------------------- */
 
 /* The builders below make one node per statement, so that the graph's
  * node order does not depend on the order the compiler evaluates
@@ -326,7 +331,7 @@ int ox_conv_bitwise(ox_cx *cx)
     return define(cx, 0, call2(cx, cx->map->relay, a, ox_arg(cx, 1)));
 }
 
-/* ---- normalisation, pooling, reductions ------------------------------------------------ */
+/* ---- normalisation, pooling, reductions ---------------------------------------------- */
 
 /* GroupNormalization: nn.group_norm over axis 1.  From opset 21 scale and
  * bias hold one value per channel, as nn.group_norm wants; opsets 18-20
@@ -368,6 +373,54 @@ int ox_conv_group_norm(ox_cx *cx)
     TRY(ox_set_int(cx, node, "axis", 1));
     TRY(ox_set_float(cx, node, "epsilon", eps));
     return define(cx, 0, node);
+}
+
+/* LayerNormalization that nn.layer_norm cannot take - over several axes,
+ * or with its Mean and InvStdDev outputs read - spelled out as TVM does:
+ * mean and variance over the axes from `axis` on (kept), 1 / sqrt(var +
+ * eps), the normalised input times scale plus bias.  stash_type, the
+ * precision of the statistics, is not followed, as in TVM. */
+int ox_conv_layer_norm_spelled(ox_cx *cx)
+{
+    int64_t axis;
+    double eps;
+    TRY(ox_attr_int(cx, "axis", -1, &axis));
+    TRY(ox_attr_float(cx, "epsilon", 1e-5, &eps));
+    int rank = type_of(cx, 0).rank;
+    if (rank < 0)
+        return ox_unsupported(cx, "the input's rank is not known");
+    if (axis < -rank || axis >= rank)
+        return ox_fail(cx, "attribute 'axis' is %lld for a tensor of rank %d", (long long)axis,
+                       rank);
+    if (!ox_in(cx, 1))
+        return ox_fail(cx, "input 2 (the scale) is required");
+    axis = axis < 0 ? axis + rank : axis;
+    int64_t axes[BYOC_MAX_RANK];
+    size_t n = 0;
+    for (int64_t a = axis; a < rank; a++)
+        axes[n++] = a;
+    byoc_dtype dt = dtype_of(cx, 0);
+    int x = ox_arg(cx, 0);
+    TRY(x);
+    int mean = with_ints(cx, call1(cx, "mean", x), "axis", axes, n);
+    TRY(mean);
+    TRY(ox_set_bool(cx, mean, "keepdims", true));
+    int var = with_ints(cx, call2(cx, "variance", x, mean), "axis", axes, n);
+    TRY(var);
+    TRY(ox_set_bool(cx, var, "keepdims", true));
+    int one = ox_scalar(cx, dt, 1.0);
+    int sd = call1(cx, "sqrt", call2(cx, "add", var, ox_scalar(cx, dt, eps)));
+    int inv = call2(cx, "divide", one, sd);
+    int xn = call2(cx, "multiply", call2(cx, "subtract", x, mean), inv);
+    int ln = call2(cx, "multiply", xn, ox_arg(cx, 1));
+    if (ox_in(cx, 2))
+        ln = call2(cx, "add", ln, ox_arg(cx, 2));
+    TRY(define(cx, 0, ln));
+    if (ox_output_used(cx, 1))
+        TRY(define(cx, 1, mean));
+    if (ox_output_used(cx, 2))
+        TRY(define(cx, 2, inv));
+    return 0;
 }
 
 /* MeanVarianceNormalization: (x - mean) / sqrt(mean(x^2) - mean^2) over
@@ -535,6 +588,76 @@ int ox_conv_lp_pool(ox_cx *cx)
     return define(cx, 0, out);
 }
 
+/* MaxUnpool: as TVM, zeros of the output's size with the input scattered
+ * at its flat indices (scatter_elements on the flattened tensors), then
+ * reshaped.  The output's spatial sizes are output_shape's or
+ * (in - 1) * stride + kernel - pads, and the indices count in the
+ * output's layout, as in ONNX Runtime and TVM.  TVM pairs the pads
+ * wrongly, and makes its zeros in the output's shape and flattens them,
+ * where these are made flat.  Shapes must be known. */
+int ox_conv_max_unpool(ox_cx *cx)
+{
+    const int64_t *ks, *os = NULL;
+    size_t nk, nos = 0;
+    int rc = ox_attr_ints(cx, "kernel_shape", &ks, &nk);
+    TRY(rc);
+    if (rc == 0 || nk < 1 || nk > BYOC_MAX_RANK - 2)
+        return ox_fail(cx, "attribute 'kernel_shape' is required, for 1 to %d axes",
+                       BYOC_MAX_RANK - 2);
+    if (!ox_in(cx, 0) || !ox_in(cx, 1))
+        return ox_fail(cx, "inputs X and I are required");
+    byoc_tensor_type t = type_of(cx, 0);
+    int nd = (int)nk, r = nd + 2;
+    if (t.rank >= 0 && t.rank != r)
+        return ox_fail(cx, "a %d-D kernel for an input of rank %d", nd, t.rank);
+    if (!dims_known(&t, 0, t.rank) || t.rank < 0)
+        return ox_unsupported(cx, "the input's shape is not known");
+    int s = input_ints(cx, 2, &os, &nos);
+    if (s == IN_DYNAMIC)
+        return ox_unsupported(cx, "output_shape is computed at run time");
+    int64_t out[BYOC_MAX_RANK], strides[BYOC_MAX_RANK], pads[2 * BYOC_MAX_RANK];
+    const int64_t *v;
+    size_t n;
+    TRY(rc = ox_attr_ints(cx, "strides", &v, &n));
+    for (int i = 0; i < nd; i++)
+        strides[i] = rc > 0 && n == nk ? v[i] : 1;
+    TRY(rc = ox_attr_ints(cx, "pads", &v, &n));
+    for (int i = 0; i < 2 * nd; i++)
+        pads[i] = rc > 0 && n == 2 * nk ? v[i] : 0;
+    if (s == IN_KNOWN) {
+        if (nos != (size_t)r)
+            return ox_fail(cx, "output_shape has %zu values for rank %d", nos, r);
+        memcpy(out, os, sizeof(int64_t) * (size_t)r);
+    } else {
+        out[0] = t.dims[0];
+        out[1] = t.dims[1];
+        for (int i = 0; i < nd; i++) {
+            int64_t o;
+            if (strides[i] < 1 || ks[i] < 1 || pads[i] < 0 || pads[nd + i] < 0
+                || !mul_ok(t.dims[2 + i] ? t.dims[2 + i] - 1 : 0, strides[i], &o)
+                || o > INT64_MAX - ks[i])
+                return ox_fail(cx, "bad kernel, strides or pads");
+            out[2 + i] = o + ks[i] - pads[i] - pads[nd + i];
+        }
+    }
+    int64_t total = 1;
+    for (int i = 0; i < r; i++)
+        if (out[i] < 0 || !mul_ok(total, out[i], &total))
+            return ox_fail(cx, "the output's shape is not a size");
+    static const int64_t flat = -1;
+    byoc_dtype dt = dtype_of(cx, 0);
+    int zeros = with_ints(cx, ox_call(cx, "zeros", NULL, 0), "shape", &total, 1);
+    TRY(zeros);
+    TRY(ox_set_dtype(cx, zeros, "dtype", dt));
+    int idx = with_ints(cx, call1(cx, "reshape", ox_arg(cx, 1)), "newshape", &flat, 1);
+    int x = with_ints(cx, call1(cx, "reshape", ox_arg(cx, 0)), "newshape", &flat, 1);
+    int sc = call3(cx, "scatter_elements", zeros, idx, x);
+    TRY(sc);
+    TRY(ox_set_int(cx, sc, "axis", 0));
+    TRY(ox_set_string(cx, sc, "reduction", "update"));
+    return define(cx, 0, with_ints(cx, call1(cx, "reshape", sc), "newshape", out, (size_t)r));
+}
+
 /* ReduceL1, ReduceL2, ReduceLogSum, ReduceLogSumExp, ReduceSumSquare:
  * sum of abs(x), of x * x (then sqrt), sum then log, as TVM; and
  * LogSumExp as Relay's logsumexp builds it: m = max(x) kept, log(sum(exp(x
@@ -638,7 +761,7 @@ int ox_conv_hardmax(ox_cx *cx)
     return define(cx, 0, oh);
 }
 
-/* ---- scans, scatters, creation ------------------------------------------------------- */
+/* ---- scans, scatters, shapes, creation ----------------------------------------------- */
 
 /* CumSum: cumsum along the axis the second input holds, which must be a
  * constant (TVM evaluates it too); reverse is a reverse before and after,
@@ -866,7 +989,128 @@ int ox_conv_reverse_sequence(ox_cx *cx)
     return define(cx, 0, node);
 }
 
-/* ---- recurrent layers ------------------------------------------------------------------- */
+/* CenterCropPad (opset 18): each listed axis cropped to the target size
+ * around its centre (strided_slice) or padded with zeros on both sides
+ * (nn.pad), the odd element at the end either way, as the reference; a
+ * node that changes nothing is its input.  The target shape must be a
+ * constant and the input's sizes on those axes known. */
+int ox_conv_center_crop_pad(ox_cx *cx)
+{
+    const int64_t *shape, *axes = NULL;
+    size_t n, na = 0;
+    int s = input_ints(cx, 1, &shape, &n);
+    if (!ox_in(cx, 0) || s == IN_ABSENT)
+        return ox_fail(cx, "inputs 1 and 2 (the shape) are required");
+    if (s == IN_DYNAMIC)
+        return ox_unsupported(cx, "the target shape is computed at run time");
+    TRY(ox_attr_ints(cx, "axes", &axes, &na));
+    byoc_tensor_type t = type_of(cx, 0);
+    if (t.rank < 0)
+        return ox_unsupported(cx, "the input's rank is not known");
+    size_t want = axes ? na : (size_t)t.rank;
+    if (n != want)
+        return ox_fail(cx, "%zu target sizes for %zu axes", n, want);
+    int64_t begin[BYOC_MAX_RANK], end[BYOC_MAX_RANK], cut_axes[BYOC_MAX_RANK];
+    int64_t pads[2 * BYOC_MAX_RANK] = {0};
+    int ncut = 0;
+    bool pad = false, seen[BYOC_MAX_RANK] = {false};
+    for (size_t k = 0; k < want; k++) {
+        int64_t a = axes ? axes[k] : (int64_t)k;
+        a = a < 0 ? a + t.rank : a;
+        if (a < 0 || a >= t.rank || seen[a])
+            return ox_fail(cx, "axis %lld is out of range or repeated", (long long)a);
+        seen[a] = true;
+        int64_t dim = t.dims[a], sh = shape[k];
+        if (sh < 0)
+            return ox_fail(cx, "the target size %lld is negative", (long long)sh);
+        if (dim < 0)
+            return ox_unsupported(cx, "the size of axis %lld is not known", (long long)a);
+        if (sh < dim) {
+            begin[ncut] = (dim - sh) / 2;
+            end[ncut] = begin[ncut] + sh;
+            cut_axes[ncut++] = a;
+        } else if (sh > dim) {
+            pads[2 * a] = (sh - dim) / 2;
+            pads[2 * a + 1] = sh - dim - pads[2 * a];
+            pad = true;
+        }
+    }
+    if (!ncut && !pad) {
+        ox_alias(cx, 0, ox_in(cx, 0));
+        return 0;
+    }
+    int x = ox_arg(cx, 0);
+    TRY(x);
+    if (ncut) {
+        x = with_ints(cx, call1(cx, "strided_slice", x), "begin", begin, (size_t)ncut);
+        x = with_ints(cx, x, "end", end, (size_t)ncut);
+        x = with_ints(cx, x, "axes", cut_axes, (size_t)ncut);
+    }
+    if (pad) {
+        x = call2(cx, "nn.pad", x, ox_scalar(cx, dtype_of(cx, 0), 0.0));
+        TRY(x);
+        TRY(ox_set_pairs(cx, x, "pad_width", pads, (size_t)t.rank));
+    }
+    return define(cx, 0, x);
+}
+
+/* HannWindow, HammingWindow, BlackmanWindow (opset 17): the window's
+ * cosines over arange(size), as the ONNX reference computes them:
+ * sin^2(pi n / N) for Hann, 25/46 - 21/46 cos(2 pi n / N) for Hamming,
+ * 0.42 - 0.5 cos(2 pi n / N) + 0.08 cos(4 pi n / N) for Blackman, with N
+ * the size, less one unless periodic; computed in float32 and cast to
+ * output_datatype.  The size must be a constant. */
+int ox_conv_window(ox_cx *cx)
+{
+    const int64_t *v;
+    size_t n;
+    int s = input_ints(cx, 0, &v, &n);
+    if (s == IN_ABSENT)
+        return ox_fail(cx, "input 1 (the size) is missing");
+    if (s == IN_DYNAMIC)
+        return ox_unsupported(cx, "the size is computed at run time");
+    if (n != 1 || v[0] < 0 || v[0] > (int64_t)1 << 40)
+        return ox_fail(cx, "the size is not one count");
+    int64_t size = v[0], periodic, to;
+    TRY(ox_attr_int(cx, "periodic", 1, &periodic));
+    TRY(ox_attr_int(cx, "output_datatype", 1, &to));
+    int dt = ox_dtype(to);
+    if (dt < 0)
+        return ox_fail(cx, "attribute 'output_datatype' is ONNX element type %lld, which byoc "
+                           "does not support", (long long)to);
+    const double pi = 3.14159265358979323846, N = (double)(periodic ? size : size - 1);
+    if (N <= 0)
+        return ox_unsupported(cx, "a window of %lld element%s has no period", (long long)size,
+                              size == 1 ? "" : "s");
+    const byoc_dtype f = BYOC_DT_FLOAT32;
+    int a0 = ox_scalar(cx, f, 0.0), a1 = ox_scalar(cx, f, (double)size);
+    int a2 = ox_scalar(cx, f, 1.0);
+    int ni = call3(cx, "arange", a0, a1, a2);
+    TRY(ni);
+    TRY(ox_set_dtype(cx, ni, "dtype", f));
+    int y;
+    if (is_op(cx, "HannWindow")) {
+        int sn = call1(cx, "sin", call2(cx, "multiply", ni, ox_scalar(cx, f, pi / N)));
+        y = call2(cx, "multiply", sn, sn);
+    } else {
+        int c = call1(cx, "cos", call2(cx, "multiply", ni, ox_scalar(cx, f, 2 * pi / N)));
+        bool hamming = is_op(cx, "HammingWindow");
+        y = call2(cx, "multiply", c, ox_scalar(cx, f, hamming ? -21.0 / 46 : -0.5));
+        y = call2(cx, "add", y, ox_scalar(cx, f, hamming ? 25.0 / 46 : 0.42));
+        if (!hamming) {
+            int c2 = call1(cx, "cos", call2(cx, "multiply", ni, ox_scalar(cx, f, 4 * pi / N)));
+            y = call2(cx, "add", y, call2(cx, "multiply", c2, ox_scalar(cx, f, 0.08)));
+        }
+    }
+    if (dt != (int)f) {
+        y = call1(cx, "cast", y);
+        TRY(y);
+        TRY(ox_set_dtype(cx, y, "dtype", (byoc_dtype)dt));
+    }
+    return define(cx, 0, y);
+}
+
+/* ---- recurrent layers ---------------------------------------------------------------- */
 
 /* RNN, GRU and LSTM, unrolled over the time steps as TVM's rnn_cell,
  * gru_cell and lstm_cell: the input is split into its steps (split and
@@ -1380,7 +1624,7 @@ int ox_conv_rnn(ox_cx *cx)
     return 0;
 }
 
-/* ---- attention ---------------------------------------------------------------------------- */
+/* ---- attention and rotary embeddings ------------------------------------------------- */
 
 /* Attention (opset 23), spelled out as its definition's pattern: 3-D
  * inputs reshaped to [batch, heads, seq, head] and transposed; past keys
@@ -1685,246 +1929,7 @@ int ox_conv_rotary_embedding(ox_cx *cx)
     return define(cx, 0, out);
 }
 
-/* CenterCropPad (opset 18): each listed axis cropped to the target size
- * around its centre (strided_slice) or padded with zeros on both sides
- * (nn.pad), the odd element at the end either way, as the reference; a
- * node that changes nothing is its input.  The target shape must be a
- * constant and the input's sizes on those axes known. */
-int ox_conv_center_crop_pad(ox_cx *cx)
-{
-    const int64_t *shape, *axes = NULL;
-    size_t n, na = 0;
-    int s = input_ints(cx, 1, &shape, &n);
-    if (!ox_in(cx, 0) || s == IN_ABSENT)
-        return ox_fail(cx, "inputs 1 and 2 (the shape) are required");
-    if (s == IN_DYNAMIC)
-        return ox_unsupported(cx, "the target shape is computed at run time");
-    TRY(ox_attr_ints(cx, "axes", &axes, &na));
-    byoc_tensor_type t = type_of(cx, 0);
-    if (t.rank < 0)
-        return ox_unsupported(cx, "the input's rank is not known");
-    size_t want = axes ? na : (size_t)t.rank;
-    if (n != want)
-        return ox_fail(cx, "%zu target sizes for %zu axes", n, want);
-    int64_t begin[BYOC_MAX_RANK], end[BYOC_MAX_RANK], cut_axes[BYOC_MAX_RANK];
-    int64_t pads[2 * BYOC_MAX_RANK] = {0};
-    int ncut = 0;
-    bool pad = false, seen[BYOC_MAX_RANK] = {false};
-    for (size_t k = 0; k < want; k++) {
-        int64_t a = axes ? axes[k] : (int64_t)k;
-        a = a < 0 ? a + t.rank : a;
-        if (a < 0 || a >= t.rank || seen[a])
-            return ox_fail(cx, "axis %lld is out of range or repeated", (long long)a);
-        seen[a] = true;
-        int64_t dim = t.dims[a], sh = shape[k];
-        if (sh < 0)
-            return ox_fail(cx, "the target size %lld is negative", (long long)sh);
-        if (dim < 0)
-            return ox_unsupported(cx, "the size of axis %lld is not known", (long long)a);
-        if (sh < dim) {
-            begin[ncut] = (dim - sh) / 2;
-            end[ncut] = begin[ncut] + sh;
-            cut_axes[ncut++] = a;
-        } else if (sh > dim) {
-            pads[2 * a] = (sh - dim) / 2;
-            pads[2 * a + 1] = sh - dim - pads[2 * a];
-            pad = true;
-        }
-    }
-    if (!ncut && !pad) {
-        ox_alias(cx, 0, ox_in(cx, 0));
-        return 0;
-    }
-    int x = ox_arg(cx, 0);
-    TRY(x);
-    if (ncut) {
-        x = with_ints(cx, call1(cx, "strided_slice", x), "begin", begin, (size_t)ncut);
-        x = with_ints(cx, x, "end", end, (size_t)ncut);
-        x = with_ints(cx, x, "axes", cut_axes, (size_t)ncut);
-    }
-    if (pad) {
-        x = call2(cx, "nn.pad", x, ox_scalar(cx, dtype_of(cx, 0), 0.0));
-        TRY(x);
-        TRY(ox_set_pairs(cx, x, "pad_width", pads, (size_t)t.rank));
-    }
-    return define(cx, 0, x);
-}
-
-/* MaxUnpool: as TVM, zeros of the output's size with the input scattered
- * at its flat indices (scatter_elements on the flattened tensors), then
- * reshaped.  The output's spatial sizes are output_shape's or
- * (in - 1) * stride + kernel - pads, and the indices count in the
- * output's layout, as in ONNX Runtime and TVM.  TVM pairs the pads
- * wrongly, and makes its zeros in the output's shape and flattens them,
- * where these are made flat.  Shapes must be known. */
-int ox_conv_max_unpool(ox_cx *cx)
-{
-    const int64_t *ks, *os = NULL;
-    size_t nk, nos = 0;
-    int rc = ox_attr_ints(cx, "kernel_shape", &ks, &nk);
-    TRY(rc);
-    if (rc == 0 || nk < 1 || nk > BYOC_MAX_RANK - 2)
-        return ox_fail(cx, "attribute 'kernel_shape' is required, for 1 to %d axes",
-                       BYOC_MAX_RANK - 2);
-    if (!ox_in(cx, 0) || !ox_in(cx, 1))
-        return ox_fail(cx, "inputs X and I are required");
-    byoc_tensor_type t = type_of(cx, 0);
-    int nd = (int)nk, r = nd + 2;
-    if (t.rank >= 0 && t.rank != r)
-        return ox_fail(cx, "a %d-D kernel for an input of rank %d", nd, t.rank);
-    if (!dims_known(&t, 0, t.rank) || t.rank < 0)
-        return ox_unsupported(cx, "the input's shape is not known");
-    int s = input_ints(cx, 2, &os, &nos);
-    if (s == IN_DYNAMIC)
-        return ox_unsupported(cx, "output_shape is computed at run time");
-    int64_t out[BYOC_MAX_RANK], strides[BYOC_MAX_RANK], pads[2 * BYOC_MAX_RANK];
-    const int64_t *v;
-    size_t n;
-    TRY(rc = ox_attr_ints(cx, "strides", &v, &n));
-    for (int i = 0; i < nd; i++)
-        strides[i] = rc > 0 && n == nk ? v[i] : 1;
-    TRY(rc = ox_attr_ints(cx, "pads", &v, &n));
-    for (int i = 0; i < 2 * nd; i++)
-        pads[i] = rc > 0 && n == 2 * nk ? v[i] : 0;
-    if (s == IN_KNOWN) {
-        if (nos != (size_t)r)
-            return ox_fail(cx, "output_shape has %zu values for rank %d", nos, r);
-        memcpy(out, os, sizeof(int64_t) * (size_t)r);
-    } else {
-        out[0] = t.dims[0];
-        out[1] = t.dims[1];
-        for (int i = 0; i < nd; i++) {
-            int64_t o;
-            if (strides[i] < 1 || ks[i] < 1 || pads[i] < 0 || pads[nd + i] < 0
-                || !mul_ok(t.dims[2 + i] ? t.dims[2 + i] - 1 : 0, strides[i], &o)
-                || o > INT64_MAX - ks[i])
-                return ox_fail(cx, "bad kernel, strides or pads");
-            out[2 + i] = o + ks[i] - pads[i] - pads[nd + i];
-        }
-    }
-    int64_t total = 1;
-    for (int i = 0; i < r; i++)
-        if (out[i] < 0 || !mul_ok(total, out[i], &total))
-            return ox_fail(cx, "the output's shape is not a size");
-    static const int64_t flat = -1;
-    byoc_dtype dt = dtype_of(cx, 0);
-    int zeros = with_ints(cx, ox_call(cx, "zeros", NULL, 0), "shape", &total, 1);
-    TRY(zeros);
-    TRY(ox_set_dtype(cx, zeros, "dtype", dt));
-    int idx = with_ints(cx, call1(cx, "reshape", ox_arg(cx, 1)), "newshape", &flat, 1);
-    int x = with_ints(cx, call1(cx, "reshape", ox_arg(cx, 0)), "newshape", &flat, 1);
-    int sc = call3(cx, "scatter_elements", zeros, idx, x);
-    TRY(sc);
-    TRY(ox_set_int(cx, sc, "axis", 0));
-    TRY(ox_set_string(cx, sc, "reduction", "update"));
-    return define(cx, 0, with_ints(cx, call1(cx, "reshape", sc), "newshape", out, (size_t)r));
-}
-
-/* HannWindow, HammingWindow, BlackmanWindow (opset 17): the window's
- * cosines over arange(size), as the ONNX reference computes them:
- * sin^2(pi n / N) for Hann, 25/46 - 21/46 cos(2 pi n / N) for Hamming,
- * 0.42 - 0.5 cos(2 pi n / N) + 0.08 cos(4 pi n / N) for Blackman, with N
- * the size, less one unless periodic; computed in float32 and cast to
- * output_datatype.  The size must be a constant. */
-int ox_conv_window(ox_cx *cx)
-{
-    const int64_t *v;
-    size_t n;
-    int s = input_ints(cx, 0, &v, &n);
-    if (s == IN_ABSENT)
-        return ox_fail(cx, "input 1 (the size) is missing");
-    if (s == IN_DYNAMIC)
-        return ox_unsupported(cx, "the size is computed at run time");
-    if (n != 1 || v[0] < 0 || v[0] > (int64_t)1 << 40)
-        return ox_fail(cx, "the size is not one count");
-    int64_t size = v[0], periodic, to;
-    TRY(ox_attr_int(cx, "periodic", 1, &periodic));
-    TRY(ox_attr_int(cx, "output_datatype", 1, &to));
-    int dt = ox_dtype(to);
-    if (dt < 0)
-        return ox_fail(cx, "attribute 'output_datatype' is ONNX element type %lld, which byoc "
-                           "does not support", (long long)to);
-    const double pi = 3.14159265358979323846, N = (double)(periodic ? size : size - 1);
-    if (N <= 0)
-        return ox_unsupported(cx, "a window of %lld element%s has no period", (long long)size,
-                              size == 1 ? "" : "s");
-    const byoc_dtype f = BYOC_DT_FLOAT32;
-    int a0 = ox_scalar(cx, f, 0.0), a1 = ox_scalar(cx, f, (double)size);
-    int a2 = ox_scalar(cx, f, 1.0);
-    int ni = call3(cx, "arange", a0, a1, a2);
-    TRY(ni);
-    TRY(ox_set_dtype(cx, ni, "dtype", f));
-    int y;
-    if (is_op(cx, "HannWindow")) {
-        int sn = call1(cx, "sin", call2(cx, "multiply", ni, ox_scalar(cx, f, pi / N)));
-        y = call2(cx, "multiply", sn, sn);
-    } else {
-        int c = call1(cx, "cos", call2(cx, "multiply", ni, ox_scalar(cx, f, 2 * pi / N)));
-        bool hamming = is_op(cx, "HammingWindow");
-        y = call2(cx, "multiply", c, ox_scalar(cx, f, hamming ? -21.0 / 46 : -0.5));
-        y = call2(cx, "add", y, ox_scalar(cx, f, hamming ? 25.0 / 46 : 0.42));
-        if (!hamming) {
-            int c2 = call1(cx, "cos", call2(cx, "multiply", ni, ox_scalar(cx, f, 4 * pi / N)));
-            y = call2(cx, "add", y, call2(cx, "multiply", c2, ox_scalar(cx, f, 0.08)));
-        }
-    }
-    if (dt != (int)f) {
-        y = call1(cx, "cast", y);
-        TRY(y);
-        TRY(ox_set_dtype(cx, y, "dtype", (byoc_dtype)dt));
-    }
-    return define(cx, 0, y);
-}
-
-/* LayerNormalization that nn.layer_norm cannot take - over several axes,
- * or with its Mean and InvStdDev outputs read - spelled out as TVM does:
- * mean and variance over the axes from `axis` on (kept), 1 / sqrt(var +
- * eps), the normalised input times scale plus bias.  stash_type, the
- * precision of the statistics, is not followed, as in TVM. */
-int ox_conv_layer_norm_spelled(ox_cx *cx)
-{
-    int64_t axis;
-    double eps;
-    TRY(ox_attr_int(cx, "axis", -1, &axis));
-    TRY(ox_attr_float(cx, "epsilon", 1e-5, &eps));
-    int rank = type_of(cx, 0).rank;
-    if (rank < 0)
-        return ox_unsupported(cx, "the input's rank is not known");
-    if (axis < -rank || axis >= rank)
-        return ox_fail(cx, "attribute 'axis' is %lld for a tensor of rank %d", (long long)axis,
-                       rank);
-    if (!ox_in(cx, 1))
-        return ox_fail(cx, "input 2 (the scale) is required");
-    axis = axis < 0 ? axis + rank : axis;
-    int64_t axes[BYOC_MAX_RANK];
-    size_t n = 0;
-    for (int64_t a = axis; a < rank; a++)
-        axes[n++] = a;
-    byoc_dtype dt = dtype_of(cx, 0);
-    int x = ox_arg(cx, 0);
-    TRY(x);
-    int mean = with_ints(cx, call1(cx, "mean", x), "axis", axes, n);
-    TRY(mean);
-    TRY(ox_set_bool(cx, mean, "keepdims", true));
-    int var = with_ints(cx, call2(cx, "variance", x, mean), "axis", axes, n);
-    TRY(var);
-    TRY(ox_set_bool(cx, var, "keepdims", true));
-    int one = ox_scalar(cx, dt, 1.0);
-    int sd = call1(cx, "sqrt", call2(cx, "add", var, ox_scalar(cx, dt, eps)));
-    int inv = call2(cx, "divide", one, sd);
-    int xn = call2(cx, "multiply", call2(cx, "subtract", x, mean), inv);
-    int ln = call2(cx, "multiply", xn, ox_arg(cx, 1));
-    if (ox_in(cx, 2))
-        ln = call2(cx, "add", ln, ox_arg(cx, 2));
-    TRY(define(cx, 0, ln));
-    if (ox_output_used(cx, 1))
-        TRY(define(cx, 1, mean));
-    if (ox_output_used(cx, 2))
-        TRY(define(cx, 2, inv));
-    return 0;
-}
-
-/* ---- einsum ------------------------------------------------------------------------------- */
+/* ---- einsum -------------------------------------------------------------------------- */
 
 /* Einsum of one or two operands without repeated letters in a term or
  * ellipses, with known shapes, as transposes, reshapes, sum and one
