@@ -8,6 +8,7 @@ runtime_libbyoc_la_SOURCES += runtime/onnx.c runtime/onnx.h runtime/onnx_ops.c \
 	runtime/onnx_cf.c
 runtime_libbyoc_la_SOURCES += runtime/onnx_contrib.c runtime/onnx_contrib.h
 runtime_libbyoc_la_SOURCES += runtime/onnx_qdq.c runtime/onnx_qdq.h
+runtime_libbyoc_la_SOURCES += runtime/onnx_more.c runtime/onnx_more.h
 byocinclude_HEADERS += include/byoc/onnx.h
 ONNX_PB_DEPS =
 
@@ -75,6 +76,15 @@ nodist_tests_unit_test_onnx_qdq_SOURCES = runtime/onnx.pb-c.c
 tests_unit_test_onnx_qdq_CFLAGS = $(RUNTIME_UNIT_CFLAGS)
 tests_unit_test_onnx_qdq_LDADD = $(RUNTIME_UNIT_LDADD) $(PROTOBUF_C_LIBS)
 $(tests_unit_test_onnx_qdq_OBJECTS): runtime/onnx.pb-c.h
+
+# The converters of runtime/onnx_more.c, one model per op.
+check_PROGRAMS += tests/unit/test_onnx_more
+TESTS += tests/unit/test_onnx_more
+tests_unit_test_onnx_more_SOURCES = tests/unit/test_onnx_more.c tests/unit/onnx_mb.h
+nodist_tests_unit_test_onnx_more_SOURCES = runtime/onnx.pb-c.c
+tests_unit_test_onnx_more_CFLAGS = $(RUNTIME_UNIT_CFLAGS)
+tests_unit_test_onnx_more_LDADD = $(RUNTIME_UNIT_LDADD) $(PROTOBUF_C_LIBS)
+$(tests_unit_test_onnx_more_OBJECTS): runtime/onnx.pb-c.h
 
 # Every shared ONNX model loads (tests/onnx/shared_models.sh); skipped
 # when ../shared/models is absent.

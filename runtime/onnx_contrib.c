@@ -841,7 +841,7 @@ static int attn_sizes(ox_cx *cx, const attn *a)
  * nn.matmul; like TVM it maps no past state, and besides TVM's [B, S]
  * mask it takes none, an attention_bias, and causal masking.  present is
  * stack(K, V) with heads split. */
-int ox_conv_attention(ox_cx *cx)
+int ox_conv_ms_attention(ox_cx *cx)
 {
     attn a;
     byoc_tensor_type x = in_type(cx, 0), w = in_type(cx, 1);
@@ -988,7 +988,7 @@ static int slice_axis(ox_cx *cx, int x, int64_t begin, int64_t end, int64_t step
  * when interleaved) and concatenated with the features past R.  A 3-D
  * input [B, S, N * D] is viewed as [B, S, N, D] for it, a 4-D one is
  * [B, N, S, D].  Packed batching and a scale are not mapped. */
-int ox_conv_rotary_embedding(ox_cx *cx)
+int ox_conv_ms_rotary_embedding(ox_cx *cx)
 {
     int64_t interleaved, heads, rdim, packed;
     double scale;
@@ -1082,18 +1082,6 @@ int ox_conv_range(ox_cx *cx)
                    ox_in(cx, 2) ? ox_arg(cx, 2) : ox_scalar(cx, dt, 1.0)};
     int node = ox_call(cx, "arange", args, 3);
     TRY(ox_set_dtype(cx, node, "dtype", dt));
-    return define(cx, 0, node);
-}
-
-/* Trilu: trilu(x, k), k 0 when absent. */
-int ox_conv_trilu(ox_cx *cx)
-{
-    int64_t upper;
-    TRY(ox_attr_int(cx, "upper", 1, &upper));
-    int x = ox_arg(cx, 0);
-    int k = ox_in(cx, 1) ? ox_arg(cx, 1) : ox_scalar(cx, BYOC_DT_INT64, 0);
-    int node = call2(cx, "trilu", x, k);
-    TRY(ox_set_bool(cx, node, "upper", upper != 0));
     return define(cx, 0, node);
 }
 

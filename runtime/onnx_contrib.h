@@ -13,7 +13,7 @@ int ox_conv_gelu(ox_cx *cx);
 int ox_conv_rms_norm(ox_cx *cx);
 
 /* com.microsoft */
-int ox_conv_attention(ox_cx *cx);
+int ox_conv_ms_attention(ox_cx *cx);
 int ox_conv_bias_add(ox_cx *cx);
 int ox_conv_bias_gelu(ox_cx *cx);
 int ox_conv_bias_softmax(ox_cx *cx);
@@ -27,9 +27,8 @@ int ox_conv_nhwc_conv(ox_cx *cx);
 int ox_conv_nhwc_fused_conv(ox_cx *cx);
 int ox_conv_quick_gelu(ox_cx *cx);
 int ox_conv_range(ox_cx *cx);
-int ox_conv_rotary_embedding(ox_cx *cx);
+int ox_conv_ms_rotary_embedding(ox_cx *cx);
 int ox_conv_skip_layer_norm(ox_cx *cx);
-int ox_conv_trilu(ox_cx *cx);
 
 /* com.microsoft.nchwc */
 int ox_conv_nchwc_conv(ox_cx *cx);

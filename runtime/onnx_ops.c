@@ -27,6 +27,7 @@
 #include "onnx.h"
 #include "onnx_contrib.h"
 #include "onnx_qdq.h"
+#include "onnx_more.h"
 
 #define TRY(x)                                                                                  \
     do {                                                                                        \
@@ -751,6 +752,13 @@ static int conv_batch_norm(ox_cx *cx)
 {
     double eps;
     TRY(ox_attr_float(cx, "epsilon", 1e-5, &eps));
+    /* Opsets 14 and 15's training mode normalises by the batch's own
+     * statistics, which nn.batch_norm does not compute. */
+    int64_t training = 0;
+    if (cx->opset >= 14)
+        TRY(ox_attr_int(cx, "training_mode", 0, &training));
+    if (training)
+        return ox_unsupported(cx, "training_mode normalises by the batch's statistics");
     int args[5];
     for (int i = 0; i < 5; i++)
         TRY(args[i] = ox_arg(cx, i));
@@ -775,7 +783,8 @@ static int conv_instance_norm(ox_cx *cx)
 
 /* LayerNormalization (opset 17) over the last axis becomes nn.layer_norm,
  * the op backends match; TVM spells it out as mean, variance and
- * arithmetic.  Normalising over several axes stays opaque. */
+ * arithmetic, which is what normalising over several axes, or reading the
+ * mean and inverse deviation, becomes here (onnx_more.c). */
 static int conv_layer_norm(ox_cx *cx)
 {
     int64_t axis;
@@ -784,10 +793,9 @@ static int conv_layer_norm(ox_cx *cx)
     TRY(ox_attr_float(cx, "epsilon", 1e-5, &eps));
     int rank = rank_of(cx, 0);
     if (axis != -1 && !(rank >= 0 && axis == rank - 1))
-        return ox_unsupported(cx, "normalising from axis %lld, not over the last axis only",
-                              (long long)axis);
+        return ox_conv_layer_norm_spelled(cx);
     if (ox_output_used(cx, 1) || ox_output_used(cx, 2))
-        return ox_unsupported(cx, "its mean or inverse deviation outputs are used");
+        return ox_conv_layer_norm_spelled(cx);
     int x = ox_arg(cx, 0), gamma = ox_arg(cx, 1);
     TRY(x);
     TRY(gamma);
@@ -1087,6 +1095,33 @@ static int conv_split(ox_cx *cx)
         return ox_fail(cx, "no outputs");
     if (n > 0 && (int)n != nout)
         return ox_fail(cx, "%zu split sizes for %d outputs", n, nout);
+    /* Opset 18's num_outputs: parts of ceil(size / n), the last one
+     * smaller when the size does not divide, which Relay's equal sections
+     * cannot say: cut points then. */
+    int64_t parts;
+    int rc = cx->opset >= 18 ? ox_attr_int(cx, "num_outputs", nout, &parts) : 0;
+    TRY(rc);
+    if (rc > 0 && n > 0)
+        return ox_fail(cx, "both split sizes and num_outputs");
+    if (rc > 0 && parts != nout)
+        return ox_fail(cx, "num_outputs is %lld for %d outputs", (long long)parts, nout);
+    byoc_tensor_type t = ox_type(cx, ox_in(cx, 0));
+    int64_t a = norm_axis(axis, t.rank);
+    if (rc > 0 && a >= 0 && a < t.rank && t.dims[a] >= 0 && t.dims[a] % nout) {
+        int64_t d = t.dims[a], chunk = d / nout + 1;
+        if (chunk > d / (nout - 1))
+            return ox_fail(cx, "%d parts of size %lld leave no last part", nout, (long long)d);
+        int64_t *cuts = ox_alloc(cx, sizeof(int64_t) * (size_t)nout);
+        for (int k = 0; k + 1 < nout; k++)
+            cuts[k] = chunk * (k + 1);
+        int node = call1(cx, "split", ox_arg(cx, 0));
+        TRY(ox_set_ints(cx, node, "indices_or_sections", cuts, (size_t)nout - 1));
+        TRY(ox_set_int(cx, node, "axis", axis));
+        for (int i = 0; i < nout; i++)
+            if (cx->node->outputs[i][0])
+                TRY(define(cx, i, ox_proj(cx, node, i)));
+        return 0;
+    }
     int node = call1(cx, "split", ox_arg(cx, 0));
     if (n > 1) {
         int64_t *cuts = ox_alloc(cx, sizeof(int64_t) * n), at = 0;
@@ -1353,9 +1388,12 @@ static int conv_pad(ox_cx *cx)
     size_t n;
     const char *mode;
     TRY(ox_attr_string(cx, "mode", "constant", &mode));
+    if (cx->opset >= 19 && !strcmp(mode, "wrap"))
+        return ox_unsupported(cx, "mode 'wrap' (opset 19) has no nn.pad counterpart");
     if (strcmp(mode, "constant") && strcmp(mode, "edge") && strcmp(mode, "reflect"))
         return ox_fail(cx, "attribute 'mode' is '%s'; expected constant, edge or reflect", mode);
     int value = -1;
+    int64_t all_pads[2 * BYOC_MAX_RANK];
     if (cx->opset < 11) {
         int rc = ox_attr_ints(cx, cx->opset < 2 ? "paddings" : "pads", &pads, &n);
         TRY(rc);
@@ -1370,8 +1408,32 @@ static int conv_pad(ox_cx *cx)
             return ox_fail(cx, "input 2 (the pads) is missing");
         if (s == IN_DYNAMIC)
             return ox_unsupported(cx, "the pads are computed at run time");
-        if (ox_in(cx, 3))
-            return ox_unsupported(cx, "padding only some axes (opset 18) is not mapped");
+        /* Opset 18's axes: the pads are for those axes only, zero for
+         * the others. */
+        const int64_t *axes;
+        size_t na;
+        int sa = input_ints(cx, 3, &axes, &na);
+        if (sa == IN_DYNAMIC)
+            return ox_unsupported(cx, "the axes are computed at run time");
+        if (sa == IN_KNOWN) {
+            int rank = rank_of(cx, 0);
+            if (rank < 0)
+                return ox_unsupported(cx, "padding some axes needs the input's rank");
+            if (n != 2 * na || rank > BYOC_MAX_RANK)
+                return ox_fail(cx, "%zu pads for %zu axes", n, na);
+            for (int k = 0; k < 2 * rank; k++)
+                all_pads[k] = 0;
+            for (size_t k = 0; k < na; k++) {
+                int64_t a = norm_axis(axes[k], rank);
+                if (a < 0 || a >= rank)
+                    return ox_fail(cx, "axis %lld is out of range for rank %d",
+                                   (long long)axes[k], rank);
+                all_pads[a] = pads[k];
+                all_pads[rank + a] = pads[na + k];
+            }
+            pads = all_pads;
+            n = (size_t)(2 * rank);
+        }
         ox_value *cv = ox_in(cx, 2);
         const ox_tensor *t = cv ? ox_data(cx, cv) : NULL;
         if (!cv)
@@ -1564,24 +1626,83 @@ static int conv_resize(ox_cx *cx)
                                              : "only 1 to 3 spatial axes are mapped");
     int nd = t.rank - 2;
     bool v10 = cx->opset < 11;
-    double scales[BYOC_MAX_RANK];
+    double scales[BYOC_MAX_RANK], full_scales[BYOC_MAX_RANK];
     int64_t sizes[BYOC_MAX_RANK];
     size_t ns = 0, nz = 0;
     const int64_t *zv = NULL;
     int s_scales = input_numbers(cx, v10 ? 1 : 2, scales, BYOC_MAX_RANK, &ns);
     int s_sizes = v10 ? IN_ABSENT : input_ints(cx, 3, &zv, &nz);
-    if (s_sizes == IN_KNOWN && nz == (size_t)t.rank) {
-        memcpy(sizes, zv, sizeof(int64_t) * nz);
-    } else if (s_scales == IN_KNOWN && ns == (size_t)t.rank) {
-        if (!dims_known(&t, 2, t.rank))
-            return ox_unsupported(cx, "scaling needs the input's spatial sizes");
-        for (int k = 2; k < t.rank; k++)
-            sizes[k] = (int64_t)floor((double)t.dims[k] * scales[k]);
+    /* Opset 18: scales or sizes for the listed axes only, the others
+     * kept; antialias and keep_aspect_ratio_policy; opset 19's
+     * half_pixel_symmetric. */
+    const int64_t *axes = NULL;
+    size_t na = 0;
+    int64_t antialias = 0;
+    const char *policy = "stretch";
+    if (cx->opset >= 18) {
+        TRY(ox_attr_ints(cx, "axes", &axes, &na));
+        TRY(ox_attr_int(cx, "antialias", 0, &antialias));
+        TRY(ox_attr_string(cx, "keep_aspect_ratio_policy", "stretch", &policy));
+    }
+    if (antialias)
+        return ox_unsupported(cx, "antialias (opset 18) has no image.resize counterpart");
+    if (strcmp(policy, "stretch") && strcmp(policy, "not_larger") && strcmp(policy, "not_smaller"))
+        return ox_fail(cx, "attribute 'keep_aspect_ratio_policy' is '%s'", policy);
+    int axis_of[BYOC_MAX_RANK];         /* the t.rank axes, or the listed ones */
+    size_t want = axes ? na : (size_t)t.rank;
+    if (na > (size_t)t.rank)
+        return ox_fail(cx, "attribute 'axes' lists %zu axes for rank %d", na, t.rank);
+    for (size_t k = 0; k < want; k++) {
+        int64_t a = axes ? norm_axis(axes[k], t.rank) : (int64_t)k;
+        if (a < 0 || a >= t.rank)
+            return ox_fail(cx, "attribute 'axes' holds %lld for rank %d", (long long)axes[k],
+                           t.rank);
+        axis_of[k] = (int)a;
+    }
+    for (int k = 0; k < t.rank; k++) {
+        sizes[k] = t.dims[k];
+        full_scales[k] = 1.0;
+    }
+    if (s_sizes == IN_KNOWN && nz == want) {
+        bool stretch = !strcmp(policy, "stretch");
+        double scale = !strcmp(policy, "not_larger") ? INFINITY : 0;
+        for (size_t k = 0; k < want && !stretch; k++) {
+            int64_t in = t.dims[axis_of[k]];
+            if (in <= 0)
+                return ox_unsupported(cx, "keep_aspect_ratio_policy needs the input's sizes");
+            double r = (double)zv[k] / (double)in;
+            scale = !strcmp(policy, "not_larger") ? fmin(scale, r) : fmax(scale, r);
+        }
+        for (size_t k = 0; k < want; k++) {
+            double out = floor(scale * (double)t.dims[axis_of[k]] + 0.5);
+            if (!stretch && !(out >= 0 && out < 9e18))
+                return ox_fail(cx, "the sizes give an output size of %g", out);
+            sizes[axis_of[k]] = stretch ? zv[k] : (int64_t)out;
+        }
+    } else if (s_scales == IN_KNOWN && ns == want) {
+        for (size_t k = 0; k < want; k++) {
+            int a = axis_of[k];
+            full_scales[a] = scales[k];
+            if (a >= 2 && t.dims[a] < 0)
+                return ox_unsupported(cx, "scaling needs the input's spatial sizes");
+            double out = floor((double)t.dims[a] * scales[k]);
+            if (a >= 2 && !(out >= 0 && out < 9e18))
+                return ox_fail(cx, "scale %g gives an output size of %g", scales[k], out);
+            if (a >= 2)
+                sizes[a] = (int64_t)out;
+        }
     } else if (s_scales == IN_DYNAMIC || s_sizes == IN_DYNAMIC) {
         return ox_unsupported(cx, "the output size is computed at run time");
     } else {
         return ox_fail(cx, "neither scales nor sizes give one value per axis");
     }
+    /* image.resize keeps the batch and channel axes. */
+    for (int k = 0; k < 2; k++)
+        if (full_scales[k] != 1.0 || (sizes[k] != t.dims[k] && t.dims[k] >= 0))
+            return ox_unsupported(cx, "it resizes the batch or channel axis");
+    for (int k = 2; k < t.rank; k++)
+        if (sizes[k] < 0)
+            return ox_unsupported(cx, "the output's spatial sizes are not known");
     const char *mode, *ctm = "asymmetric", *nearest = "";
     double cubic_a = -0.5, extrapolation = 0.0;
     int64_t exclude = 0;
@@ -1592,8 +1713,8 @@ static int conv_resize(ox_cx *cx)
         TRY(ox_attr_float(cx, "cubic_coeff_a", -0.75, &cubic_a));
         TRY(ox_attr_float(cx, "extrapolation_value", 0.0, &extrapolation));
         TRY(ox_attr_int(cx, "exclude_outside", 0, &exclude));
-        if (!strcmp(ctm, "tf_crop_and_resize"))
-            return ox_unsupported(cx, "coordinate_transformation_mode tf_crop_and_resize");
+        if (!strcmp(ctm, "tf_crop_and_resize") || !strcmp(ctm, "half_pixel_symmetric"))
+            return ox_unsupported(cx, "coordinate_transformation_mode %s", ctm);
     }
     const char *method = !strcmp(mode, "nearest") ? "nearest_neighbor"
                          : !strcmp(mode, "linear") ? "linear"
@@ -2738,11 +2859,21 @@ static const ox_op_map op_table[] = {
     {"Asinh", conv_unary, "asinh"},                     /* asinh */
     {"Atan", conv_unary, "atan"},                       /* atan */
     {"Atanh", conv_unary, "atanh"},                     /* atanh */
+    {"Attention", ox_conv_attention, NULL},             /* nn.batch_matmul, nn.softmax (+ reshape,
+                                                           transpose, masks) */
     {"AveragePool", conv_pool, NULL},                   /* nn.avg_pool{1,2,3}d */
     {"BatchNormalization", conv_batch_norm, NULL},      /* nn.batch_norm + .0 */
+    {"BitShift", ox_conv_bit_shift, NULL},              /* left_shift, right_shift */
+    {"BitwiseAnd", ox_conv_bitwise, "bitwise_and"},     /* bitwise_and */
+    {"BitwiseNot", ox_conv_bitwise, "bitwise_not"},     /* bitwise_not */
+    {"BitwiseOr", ox_conv_bitwise, "bitwise_or"},       /* bitwise_or */
+    {"BitwiseXor", ox_conv_bitwise, "bitwise_xor"},     /* bitwise_xor */
+    {"BlackmanWindow", ox_conv_window, NULL},           /* arange, cos, arithmetic */
     {"Cast", conv_cast, NULL},                          /* cast */
     {"CastLike", conv_binary, "cast_like"},             /* cast_like */
     {"Ceil", conv_unary, "ceil"},                       /* ceil */
+    {"Celu", ox_conv_celu, NULL},                       /* maximum, minimum, exp, arithmetic */
+    {"CenterCropPad", ox_conv_center_crop_pad, NULL},   /* strided_slice, nn.pad */
     {"Clip", conv_clip, NULL},                          /* clip; maximum/minimum for bounds
                                                            computed at run time */
     {"Concat", conv_concat, NULL},                      /* concatenate of a tuple */
@@ -2754,6 +2885,7 @@ static const ox_op_map op_table[] = {
                                                            (+ nn.bias_add) */
     {"Cos", conv_unary, "cos"},                         /* cos */
     {"Cosh", conv_unary, "cosh"},                       /* cosh */
+    {"CumSum", ox_conv_cumsum, NULL},                   /* cumsum (+ reverse) */
     {"DepthToSpace", conv_depth_to_space, NULL},        /* nn.depth_to_space */
     {"DequantizeLinear", ox_conv_dequantize, NULL},     /* qnn.dequantize, or nothing when
                                                            an integer op takes its input
@@ -2762,12 +2894,19 @@ static const ox_op_map op_table[] = {
     {"Dropout", conv_dropout, NULL},                    /* nothing (its input); nn.dropout
                                                            when the mask is read */
     {"DynamicQuantizeLinear", ox_conv_dynamic_quantize, NULL}, /* max, min, ..., qnn.quantize */
+    {"Einsum", ox_conv_einsum, NULL},                   /* transpose, reshape, sum,
+                                                           nn.batch_matmul */
+    {"Elu", ox_conv_elu, NULL},                         /* nn.relu, exp, arithmetic */
     {"Equal", conv_binary, "equal"},                    /* equal */
     {"Erf", conv_unary, "erf"},                         /* erf */
     {"Exp", conv_unary, "exp"},                         /* exp */
     {"Expand", conv_expand, NULL},                      /* broadcast_to */
+    {"EyeLike", ox_conv_eye_like, NULL},                /* zeros, arange, stack, full,
+                                                           scatter_nd */
     {"Flatten", conv_flatten, NULL},                    /* nn.batch_flatten, or reshape */
     {"Floor", conv_unary, "floor"},                     /* floor */
+    {"GRU", ox_conv_rnn, NULL},                         /* unrolled: nn.dense, sigmoid, tanh,
+                                                           arithmetic per step */
     {"Gather", conv_gather, NULL},                      /* take */
     {"GatherElements", conv_gather_elements, NULL},     /* gather */
     {"GatherND", conv_gather_nd, NULL},                 /* gather_nd */
@@ -2776,32 +2915,49 @@ static const ox_op_map op_table[] = {
     {"Gemm", conv_gemm, NULL},                          /* nn.dense (+ transpose, multiply,
                                                            add) */
     {"GlobalAveragePool", conv_global_pool, NULL},      /* nn.global_avg_pool2d */
+    {"GlobalLpPool", ox_conv_lp_pool, NULL},            /* power, nn.avg_pool{1,2,3}d, abs,
+                                                           multiply, power */
     {"GlobalMaxPool", conv_global_pool, NULL},          /* nn.global_max_pool2d */
     {"Greater", conv_binary, "greater"},                /* greater */
     {"GreaterOrEqual", conv_binary, "greater_equal"},   /* greater_equal */
+    {"GroupNormalization", ox_conv_group_norm, NULL},   /* nn.group_norm (+ repeat) */
+    {"HammingWindow", ox_conv_window, NULL},            /* arange, cos, arithmetic */
+    {"HannWindow", ox_conv_window, NULL},               /* arange, sin, multiply */
     {"HardSigmoid", conv_hard_sigmoid, NULL},           /* multiply, add, clip */
     {"HardSwish", conv_hard_swish, NULL},               /* multiply, add, clip, multiply */
+    {"Hardmax", ox_conv_hardmax, NULL},                 /* argmax, one_hot (+ reshapes) */
     {"Identity", conv_identity, NULL},                  /* nothing: its input */
     {"InstanceNormalization", conv_instance_norm, NULL}, /* nn.instance_norm */
+    {"IsInf", ox_conv_is_inf, NULL},                    /* isinf (+ logical_and) */
     {"IsNaN", conv_unary, "isnan"},                     /* isnan */
     {"LRN", conv_lrn, NULL},                            /* nn.lrn */
+    {"LSTM", ox_conv_rnn, NULL},                        /* unrolled: concatenate, nn.dense,
+                                                           sigmoid, tanh, arithmetic per step */
     {"LayerNormalization", conv_layer_norm, NULL},      /* nn.layer_norm */
     {"LeakyRelu", conv_leaky_relu, NULL},               /* nn.leaky_relu */
     {"Less", conv_binary, "less"},                      /* less */
     {"LessOrEqual", conv_binary, "less_equal"},         /* less_equal */
     {"Log", conv_unary, "log"},                         /* log */
     {"LogSoftmax", conv_softmax, "nn.log_softmax"},     /* nn.log_softmax */
+    {"LpNormalization", ox_conv_lp_norm, NULL},         /* nn.l2_normalize; divide by sum(abs) */
+    {"LpPool", ox_conv_lp_pool, NULL},                  /* power, nn.avg_pool{1,2,3}d, abs,
+                                                           multiply, power */
     {"MatMul", conv_matmul, NULL},                      /* nn.dense or nn.batch_matmul
                                                            (+ reshape, transpose) */
     {"MatMulInteger", ox_conv_qlinear_matmul, NULL},    /* qnn.dense with unit scales */
     {"Max", conv_variadic, "maximum"},                  /* maximum, chained */
     {"MaxPool", conv_pool, NULL},                       /* nn.max_pool{1,2,3}d */
+    {"MaxUnpool", ox_conv_max_unpool, NULL},            /* zeros, scatter_elements, reshapes */
     {"Mean", conv_mean, NULL},                          /* expand_dims, concatenate, mean */
+    {"MeanVarianceNormalization", ox_conv_mvn, NULL},   /* mean, power, sqrt, arithmetic */
     {"Min", conv_variadic, "minimum"},                  /* minimum, chained */
+    {"Mish", ox_conv_mish, NULL},                       /* x * tanh(log(1 + exp(x))) */
     {"Mod", conv_mod, NULL},                            /* floor_mod, or mod for fmod=1 */
     {"Mul", conv_binary, "multiply"},                   /* multiply */
     {"Neg", conv_unary, "negative"},                    /* negative */
     {"Not", conv_unary, "logical_not"},                 /* logical_not */
+    {"OneHot", ox_conv_one_hot, NULL},                  /* one_hot (+ where for negative
+                                                           indices) */
     {"Or", conv_binary, "logical_or"},                  /* logical_or */
     {"PRelu", conv_prelu, NULL},                        /* nn.prelu (per-channel slopes) */
     {"Pad", conv_pad, NULL},                            /* nn.pad */
@@ -2813,19 +2969,33 @@ static const ox_op_map op_table[] = {
                                                            nothing after an integer op */
     {"RMSNormalization", ox_conv_rms_norm, NULL},       /* multiply, mean, add, rsqrt,
                                                            multiply, multiply */
+    {"RNN", ox_conv_rnn, NULL},                         /* unrolled: nn.dense, add, tanh per
+                                                           step */
     {"Range", conv_range, NULL},                        /* arange */
     {"Reciprocal", conv_reciprocal, NULL},              /* divide(1, x) */
+    {"ReduceL1", ox_conv_reduce_more, NULL},            /* sum(abs) */
+    {"ReduceL2", ox_conv_reduce_more, NULL},            /* sqrt(sum(x * x)) */
+    {"ReduceLogSum", ox_conv_reduce_more, NULL},        /* log(sum) */
+    {"ReduceLogSumExp", ox_conv_reduce_more, NULL},     /* max, exp, sum, log, add */
     {"ReduceMax", conv_reduce, "max"},                  /* max */
     {"ReduceMean", conv_reduce, "mean"},                /* mean */
     {"ReduceMin", conv_reduce, "min"},                  /* min */
     {"ReduceProd", conv_reduce, "prod"},                /* prod */
     {"ReduceSum", conv_reduce, "sum"},                  /* sum */
+    {"ReduceSumSquare", ox_conv_reduce_more, NULL},     /* sum(x * x) */
     {"Relu", conv_unary, "nn.relu"},                    /* nn.relu */
     {"Reshape", conv_reshape, NULL},                    /* reshape */
     {"Resize", conv_resize, NULL},                      /* image.resize{1,2,3}d */
+    {"ReverseSequence", ox_conv_reverse_sequence, NULL}, /* reverse_sequence */
+    {"RotaryEmbedding", ox_conv_rotary_embedding, NULL}, /* take, strided_slice or split,
+                                                           arithmetic, concatenate */
     {"Round", conv_unary, "round"},                     /* round */
+    {"Scatter", ox_conv_scatter, NULL},                 /* scatter_elements */
     {"ScatterElements", conv_scatter_elements, NULL},   /* scatter_elements */
+    {"ScatterND", ox_conv_scatter_nd, NULL},            /* scatter_nd (+ transpose) */
+    {"Selu", ox_conv_elu, NULL},                        /* nn.relu, exp, arithmetic */
     {"Shape", conv_shape, NULL},                        /* shape_of (+ strided_slice) */
+    {"Shrink", ox_conv_shrink, NULL},                   /* where, less, greater, arithmetic */
     {"Sigmoid", conv_unary, "sigmoid"},                 /* sigmoid */
     {"Sign", conv_unary, "sign"},                       /* sign */
     {"SimplifiedLayerNormalization", ox_conv_rms_norm, NULL}, /* ONNX Runtime's (in this
@@ -2836,6 +3006,8 @@ static const ox_op_map op_table[] = {
     {"Slice", conv_slice, NULL},                        /* strided_slice */
     {"Softmax", conv_softmax, "nn.softmax"},            /* nn.softmax (+ reshapes before
                                                            opset 13) */
+    {"Softplus", ox_conv_softplus, NULL},               /* log(exp(x) + 1) */
+    {"Softsign", ox_conv_softsign, NULL},               /* x / (1 + abs(x)) */
     {"SpaceToDepth", conv_depth_to_space, NULL},        /* nn.space_to_depth */
     {"Split", conv_split, NULL},                        /* split + a projection per output */
     {"Sqrt", conv_unary, "sqrt"},                       /* sqrt */
@@ -2844,15 +3016,17 @@ static const ox_op_map op_table[] = {
     {"Sum", conv_variadic, "add"},                      /* add, chained */
     {"Tan", conv_unary, "tan"},                         /* tan */
     {"Tanh", conv_unary, "tanh"},                       /* tanh */
+    {"ThresholdedRelu", ox_conv_thresholded_relu, NULL}, /* greater, cast, multiply */
     {"Tile", conv_tile, NULL},                          /* tile */
     {"TopK", conv_topk, NULL},                          /* topk + .0 and .1 */
     {"Transpose", conv_transpose, NULL},                /* transpose, unless cancelled */
+    {"Trilu", ox_conv_trilu, NULL},                     /* trilu */
     {"Unsqueeze", conv_unsqueeze, NULL},                /* expand_dims per axis */
     {"Upsample", conv_upsample, NULL},                  /* nn.upsampling, nn.upsampling3d */
     {"Where", conv_where, NULL},                        /* where */
     {"Xor", conv_binary, "logical_xor"},                /* logical_xor */
     /* ONNX Runtime's contrib ops (onnx_contrib.c). */
-    {"com.microsoft.Attention", ox_conv_attention, NULL}, /* split, nn.dense, add, reshape,
+    {"com.microsoft.Attention", ox_conv_ms_attention, NULL}, /* split, nn.dense, add, reshape,
                                                            transpose, nn.batch_matmul, divide,
                                                            nn.softmax, nn.batch_matmul */
     {"com.microsoft.BiasAdd", ox_conv_bias_add, NULL},  /* add, add */
@@ -2873,7 +3047,7 @@ static const ox_op_map op_table[] = {
                                                            (+ add), activation */
     {"com.microsoft.QuickGelu", ox_conv_quick_gelu, NULL}, /* multiply, sigmoid, multiply */
     {"com.microsoft.Range", ox_conv_range, NULL},       /* arange */
-    {"com.microsoft.RotaryEmbedding", ox_conv_rotary_embedding, NULL}, /* take,
+    {"com.microsoft.RotaryEmbedding", ox_conv_ms_rotary_embedding, NULL}, /* take,
                                                            strided_slice, multiply, subtract,
                                                            add, concatenate */
     {"com.microsoft.SimplifiedLayerNormalization", ox_conv_rms_norm, NULL}, /* as
