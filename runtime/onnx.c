@@ -125,6 +125,9 @@ struct ox_reader {
     int depth;
     const char *scope, *scope_head, *scope_last;
     bool quantized_nhwc;        /* byoc_read_options.quantized_nhwc */
+    /* The failure came from converting or typing a subgraph's nodes, not
+     * from its structure: a branch that may never run (ox_recover). */
+    bool recoverable;
 };
 
 /* ---- errors ------------------------------------------------------------- */
@@ -194,6 +197,18 @@ int ox_fail(ox_cx *cx, const char *fmt, ...)
     vnode_error(cx->r, cx->node, fmt, ap);
     va_end(ap);
     return -1;
+}
+
+int ox_recover(ox_cx *cx, char *buf, size_t size)
+{
+    ox_reader *r = cx->r;
+    if (!r->failed || !r->recoverable || !r->err || !r->err->msg[0])
+        return -1;
+    snprintf(buf, size, "%s", r->err->msg);
+    r->failed = false;
+    r->recoverable = false;
+    byoc_error_clear(r->err);
+    return 0;
 }
 
 int ox_unsupported(ox_cx *cx, const char *fmt, ...)
@@ -1369,8 +1384,10 @@ static void scope_open(ox_cx *cx, ox_reader *c, byoc_graph *g, const char *attr,
 
 static int scope_close(ox_reader *r, ox_reader *c, int rc)
 {
-    if (c->failed)
+    if (c->failed) {
         r->failed = true;
+        r->recoverable = c->recoverable;
+    }
     else if (rc < 0)
         reader_error(r, "cannot read a subgraph");
     bx_hash_free(&c->values);
@@ -1498,13 +1515,16 @@ byoc_graph *ox_graph_build(ox_cx *cx, const char *attr, const ox_graph *sg,
         }
     }
     byoc_error e;
-    if (rc == 0)
+    if (rc == 0) {
         rc = scope_build_nodes(&c);
-    if (rc == 0)
-        rc = build_outputs(&c);
-    if (rc == 0 && bx_graph_infer_new(g, &e) < 0) {
-        reader_error(&c, "%s", e.msg);
-        rc = -1;
+        if (rc == 0)
+            rc = build_outputs(&c);
+        if (rc == 0 && bx_graph_infer_new(g, &e) < 0) {
+            reader_error(&c, "%s", e.msg);
+            rc = -1;
+        }
+        /* The structure was sound; the nodes, with these shapes, were not. */
+        c.recoverable = rc < 0;
     }
     if (rc == 0) {
         bx_graph_infer_notes(g);

@@ -245,6 +245,11 @@ int ox_out_node(ox_cx *cx, int i);
 enum { OX_KEEP = -2 };
 int ox_convert_as(ox_cx *cx, const char *op_type, const int *nodes, int n);
 
+/* After a failure of this node's reading that need not stop the model
+ * (a branch that may never run): the message, into buf, and the reader
+ * goes on as if nothing had failed.  -1 when the failure cannot be
+ * recovered from (no message: out of memory). */
+int ox_recover(ox_cx *cx, char *buf, size_t size);
 /* Fail: "node 'n' (Op): <message>". */
 int ox_fail(ox_cx *cx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Give up on mapping this node (returns 1); the message becomes the note. */

@@ -154,21 +154,57 @@ static int convert_if(ox_cx *cx)
                       names[b]);
         return ox_graph_inline(cx, names[b], br[b]);
     }
+    /* Only one branch runs.  A branch that cannot be read with the shapes
+     * it is given (Silero VAD's 8 kHz branch on a 16 kHz frame: a rank
+     * its LSTM refuses) is left out with a note, as long as the other
+     * reads; both failing is the model's error. */
     byoc_graph *subs[2];
-    if (!(subs[0] = ox_graph_build(cx, names[0], br[0], NULL, 0)))
+    char why[2][512];
+    for (int b = 0; b < 2; b++) {
+        subs[b] = ox_graph_build(cx, names[b], br[b], NULL, 0);
+        /* A branch malformed in itself (a name nobody writes) is the
+         * model's error. */
+        if (!subs[b] && ox_recover(cx, why[b], sizeof why[b]) < 0)
+            return -1;
+    }
+    /* The messages start with this node; the note and the error say it
+     * once. */
+    char desc[200], prefix[220];
+    snprintf(prefix, sizeof prefix, "%s: ", ox_node_desc(cx->node, desc, sizeof desc));
+    const char *reason[2];
+    for (int b = 0; b < 2; b++)
+        reason[b] = subs[b] ? "" : strncmp(why[b], prefix, strlen(prefix)) ? why[b]
+                                                                            : why[b] + strlen(prefix);
+    if (!subs[0] && !subs[1]) {
+        ox_fail(cx, "neither branch can be read: %s", reason[0]);
         return -1;
-    if (!(subs[1] = ox_graph_build(cx, names[1], br[1], NULL, 0))) {
-        byoc_graph_destroy(subs[0]);
-        return -1;
+    }
+    const char *kept[2];
+    byoc_graph *held[2];
+    const ox_graph *from[2];
+    int nheld = 0;
+    for (int b = 0; b < 2; b++) {
+        if (subs[b]) {
+            kept[nheld] = names[b];
+            from[nheld] = br[b];
+            held[nheld++] = subs[b];
+        } else {
+            bx_graph_note(cx->g, "%s: its %s is left out, since it cannot be read with these "
+                                 "shapes: %s",
+                          desc, names[b], reason[b]);
+        }
     }
     byoc_tensor_type *types = ox_alloc(cx, sizeof(*types) * (size_t)(nout + 1));
     for (int i = 0; i < nout; i++) {
-        byoc_tensor_type a = sub_output(subs[0], br[0], i, nout);
-        byoc_tensor_type b = sub_output(subs[1], br[1], i, nout);
-        byoc_tensor_type both = join(&a, &b);
+        byoc_tensor_type a = sub_output(held[0], from[0], i, nout);
+        byoc_tensor_type both = a;
+        if (nheld == 2) {
+            byoc_tensor_type b = sub_output(held[1], from[1], i, nout);
+            both = join(&a, &b);
+        }
         types[i] = ox_type_fill(ox_out_decl(cx, i), &both);
     }
-    return host_node(cx, types, names, subs, 2);
+    return host_node(cx, types, kept, held, nheld);
 }
 
 /* ---- Loop -------------------------------------------------------------------------- */

@@ -1447,7 +1447,8 @@ int ox_conv_rnn(ox_cx *cx)
     byoc_tensor_type xt = type_of(cx, 0), wt = type_of(cx, 1), rt = type_of(cx, 2);
     if ((xt.rank >= 0 && xt.rank != 3) || (wt.rank >= 0 && wt.rank != 3)
         || (rt.rank >= 0 && rt.rank != 3))
-        return ox_fail(cx, "X, W and R should have rank 3");
+        return ox_fail(cx, "X, W and R should have rank 3, not %d, %d and %d", xt.rank, wt.rank,
+                       rt.rank);
     if (xt.rank < 0 || rt.rank < 0)
         return ox_unsupported(cx, "the shapes of X and R are not known");
     if (hidden < 0)

@@ -546,7 +546,7 @@ START_TEST(dimension_bindings)
     mb m;
     dynamic_model(&m);
     byoc_dim_binding dims[] = {{"batch", 2}, {"H", 16}, {"W", 16}};
-    byoc_read_options o = {dims, 3, NULL, 0};
+    byoc_read_options o = {.dims = dims, .ndims = 3};
     byoc_graph *g = read_with(&m, &o);
     ck_assert_msg(g != NULL, "%s", err.msg);
     ck_assert_str_eq(output_type(g), "Tensor[(2, 2048), float32]");
@@ -563,7 +563,7 @@ START_TEST(dimension_bindings)
     /* The same through the input's shape, which binds the names at its axes. */
     dynamic_model(&m);
     byoc_input_shape shapes[] = {{"x", 4, {1, 3, 8, 8}}};
-    byoc_read_options o2 = {NULL, 0, shapes, 1};
+    byoc_read_options o2 = {.shapes = shapes, .nshapes = 1};
     g = read_with(&m, &o2);
     ck_assert_msg(g != NULL, "%s", err.msg);
     ck_assert_str_eq(type_text(g, 0), "Tensor[(1, 3, 8, 8), float32]");
@@ -594,8 +594,8 @@ START_TEST(dimension_bindings)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         dynamic_model(&m);
-        byoc_read_options ob = {&bad[i].dim, bad[i].dim.name ? 1 : 0, &bad[i].shape,
-                                bad[i].shape.input ? 1 : 0};
+        byoc_read_options ob = {.dims = &bad[i].dim, .ndims = bad[i].dim.name ? 1 : 0,
+                                .shapes = &bad[i].shape, .nshapes = bad[i].shape.input ? 1 : 0};
         ck_assert_ptr_null(read_with(&m, &ob));
         char msg[512];
         byoc_error_format(&err, msg, sizeof msg);
@@ -1054,6 +1054,48 @@ START_TEST(every_mapped_op)
         for (int i = 0; i < byoc_graph_node_count(g); i++)
             ck_assert_msg(!byoc_node_untyped_reason(g, i), "%s: node %d untyped: %s", oc->op, i,
                           byoc_node_untyped_reason(g, i));
+        byoc_graph_destroy(g);
+    }
+}
+END_TEST
+
+/* Only one branch of an If runs: a kept If whose branch cannot be read
+ * with the shapes it gets (a MatMul of [2, 3] by [4, 5]) keeps the other,
+ * with a note; when neither reads, the model is refused. */
+START_TEST(if_branch_that_cannot_be_read_is_left_out)
+{
+    for (int both = 0; both < 2; both++) {
+        mb m;
+        mb_init(&m, 13, 7);
+        mb_input(&m, "x", "float[2,3]");
+        mb_input(&m, "cond", "bool[]");
+        mb_weight(&m, "w", "float[1,16,3]");
+        mb_weight(&m, "r", "float[1,16,4]");
+        Onnx__NodeProto *n = mb_node(&m, "If", "if", "cond", "y");
+        Onnx__GraphProto *then = mb_graph_attr(&m, n, "then_branch");
+        /* An LSTM of a [2, 3] X, where it takes [seq, batch, input]. */
+        Onnx__NodeProto *l = mb_sub_node(&m, then, "LSTM", "mm", "x,w,r", "t");
+        attr_int(&m, l, "hidden_size", 4);
+        mb_sub_output(&m, then, "t", "float");
+        Onnx__GraphProto *els = mb_graph_attr(&m, n, "else_branch");
+        l = mb_sub_node(&m, els, both ? "LSTM" : "Relu", "e", both ? "x,w,r" : "x", "f");
+        if (both)
+            attr_int(&m, l, "hidden_size", 4);
+        mb_sub_output(&m, els, "f", "float");
+        mb_output(&m, "y", "float");
+        if (both) {
+            const char *msg = read_error(&m);
+            ck_assert_msg(strstr(msg, "node 'if' (If): neither branch can be read: then_branch: "
+                                      "node 'mm' (LSTM)") != NULL, "%s", msg);
+            continue;
+        }
+        byoc_graph *g = read_ok(&m);
+        int host = find_op(g, "If");
+        ck_assert_int_eq(byoc_node_subgraph_count(g, host), 1);
+        ck_assert_str_eq(byoc_node_subgraph_name(g, host, 0), "else_branch");
+        ck_assert_str_eq(type_text(g, host), "Tensor[(2, 3), float32]");
+        ck_assert(has_note(g, "node 'if' (If): its then_branch is left out, since it cannot be "
+                              "read with these shapes: then_branch: node 'mm' (LSTM)"));
         byoc_graph_destroy(g);
     }
 }
@@ -1526,6 +1568,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(core, free_dimensions_reach_subgraphs);
     tcase_add_test(core, torch_pad_pattern_folds);
     tcase_add_test(core, every_mapped_op);
+    tcase_add_test(core, if_branch_that_cannot_be_read_is_left_out);
     tcase_add_test(core, types_without_value_info);
     tcase_add_test(core, upsample_and_prelu);
     tcase_add_test(core, read_from_file);

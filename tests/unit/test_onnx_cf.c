@@ -744,13 +744,26 @@ START_TEST(malformed_subgraphs)
     if_model(&m, "c");
     mb_sub_node(&m, m.nodes[0]->attribute[0]->g, "Relu", "bad", "nope", "unused");
     ck_assert_ptr_nonnull(strstr(read_error(&m), "node 'if' (If): input 'nope' is not written"));
-    /* A malformed node inside a branch: the message names the path. */
+    /* A node inside a branch that cannot be read with its input's shape:
+     * the message names the path.  Only one branch runs, so while the other
+     * reads this one is left out with that message as a note; in a taken
+     * branch it is the model's error. */
     mb_init(&m, 13, 7);
     mb_input(&m, "x", "float[2,3]");
     mb_input(&m, "c", "bool[]");
     if_model(&m, "c");
     Onnx__NodeProto *bad = mb_sub_node(&m, m.nodes[0]->attribute[1]->g, "Transpose", "tr", "x",
                                        "unused");
+    attr_ints(&m, bad, "perm", 1, 0);
+    byoc_graph *g = read_ok(&m);
+    ck_assert(has_note(g, "node 'if' (If): its else_branch is left out, since it cannot be read "
+                          "with these shapes: else_branch: node 'tr' (Transpose): "));
+    byoc_graph_destroy(g);
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2,3]");
+    mb_bool(&m, "c", false);
+    if_model(&m, "c");
+    bad = mb_sub_node(&m, m.nodes[0]->attribute[1]->g, "Transpose", "tr", "x", "unused");
     attr_ints(&m, bad, "perm", 1, 0);
     ck_assert_ptr_nonnull(strstr(read_error(&m), "model.onnx: error: node 'if' (If): "
                                                  "else_branch: node 'tr' (Transpose): "));

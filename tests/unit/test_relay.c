@@ -834,7 +834,7 @@ START_TEST(dimension_bindings)
         "}\n";
     byoc_dim_binding dims[] = {{"n", 4}};
     byoc_input_shape shapes[] = {{"y", 2, {4, 50}}};
-    byoc_read_options o = {dims, 1, shapes, 1};
+    byoc_read_options o = {.dims = dims, .ndims = 1, .shapes = shapes, .nshapes = 1};
     byoc_error err;
     byoc_graph *g = byoc_relay_read_string_with(reg, dyn, strlen(dyn), "t.relay", &o, &err);
     ck_assert_msg(g != NULL, "%s", err.msg);
@@ -850,17 +850,17 @@ START_TEST(dimension_bindings)
     /* Mistakes are errors, with the parameter's place when there is one. */
     char buf[512];
     byoc_dim_binding typo[] = {{"m", 4}};
-    byoc_read_options bad = {typo, 1, NULL, 0};
+    byoc_read_options bad = {.dims = typo, .ndims = 1};
     ck_assert_ptr_null(byoc_relay_read_string_with(reg, dyn, strlen(dyn), "t.relay", &bad, &err));
     byoc_error_format(&err, buf, sizeof buf);
     ck_assert_str_eq(buf, "error: --dim m: the model names no such dimension (it names n)");
     byoc_input_shape wrong[] = {{"x", 2, {4, 51}}};
-    byoc_read_options bad2 = {NULL, 0, wrong, 1};
+    byoc_read_options bad2 = {.shapes = wrong, .nshapes = 1};
     ck_assert_ptr_null(byoc_relay_read_string_with(reg, dyn, strlen(dyn), "t.relay", &bad2, &err));
     byoc_error_format(&err, buf, sizeof buf);
     ck_assert_str_eq(buf, "t.relay:2:11: error: --input-shape x: axis 1 is 50 in the model, not 51");
     byoc_input_shape none[] = {{"z", 1, {4}}};
-    byoc_read_options bad3 = {NULL, 0, none, 1};
+    byoc_read_options bad3 = {.shapes = none, .nshapes = 1};
     ck_assert_ptr_null(byoc_relay_read_string_with(reg, dyn, strlen(dyn), "t.relay", &bad3, &err));
     byoc_error_format(&err, buf, sizeof buf);
     ck_assert_str_eq(buf, "error: --input-shape: the model has no input 'z'");
