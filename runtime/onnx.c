@@ -1437,9 +1437,10 @@ done:
 
 bool byoc_onnx_available(void) { return true; }
 
-static byoc_graph *byoc_onnx_read_bytes_unguarded(const byoc_registry *reg, const void *data, size_t size,
-                                 const char *name, const byoc_onnx_options *opts,
-                                 byoc_error *err)
+static byoc_graph *byoc_onnx_read_bytes_unguarded(const byoc_registry *reg, const void *data,
+                                                  size_t size, const char *name,
+                                                  const byoc_onnx_options *opts,
+                                                  byoc_error *err)
 {
     name = name ? name : "<bytes>";
     byoc_error_clear(err);

@@ -843,7 +843,8 @@ START_TEST(ort_quantized_gemm_and_matmuls)
         ck_assert_int_eq(count_op(g, "nn.bias_add"), 1);
         ck_assert_int_eq(count_op(g, "qnn.requantize"), with_y);
         ck_assert_int_eq(count_op(g, "qnn.dequantize"), !with_y);
-        ck_assert_str_eq(output_type(g), with_y ? "Tensor[(2, 3), uint8]" : "Tensor[(2, 3), float32]");
+        ck_assert_str_eq(output_type(g),
+                         with_y ? "Tensor[(2, 3), uint8]" : "Tensor[(2, 3), float32]");
         byoc_graph_destroy(g);
     }
     for (int dyn = 0; dyn < 2; dyn++) {
@@ -855,8 +856,9 @@ START_TEST(ort_quantized_gemm_and_matmuls)
         mb_scalar(&m, "as", 0.5f);
         mb_floats(&m, "bs", 3, 0.1, 0.2, 0.3);
         mb_floats(&m, "bias", 3, 1.0, 2.0, 3.0);
-        Onnx__NodeProto *n = dyn ? mb_node(&m, "DynamicQuantizeMatMul", "mm", "a,b,bs,,bias", "y")
-                                 : mb_node(&m, "MatMulIntegerToFloat", "mm", "a,b,as,bs,,,bias", "y");
+        Onnx__NodeProto *n =
+            dyn ? mb_node(&m, "DynamicQuantizeMatMul", "mm", "a,b,bs,,bias", "y")
+                : mb_node(&m, "MatMulIntegerToFloat", "mm", "a,b,as,bs,,,bias", "y");
         mb_domain(&m, n, "com.microsoft");
         mb_output(&m, "y", "float[2,4,3]");
         byoc_graph *g = read_ok(&m);
