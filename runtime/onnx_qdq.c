@@ -521,8 +521,12 @@ static int acc_qparam(ox_cx *cx, const qparam *xq, const qparam *wq, int64_t axi
     if (wt.rank > 1 || (wt.rank == 1 && wt.dims[0] < 0))
         return ox_fail(cx, "a weight scale of rank %d", wt.rank);
     size_t n = wt.rank == 0 ? 1 : (size_t)wt.dims[0];
-    double sx;
-    bool known = (xq->sv && xq->sn == 1 ? (sx = xq->sv[0], true) : known_scalar(cx, xq->scale, &sx));
+    double sx = 0;
+    bool known = xq->sv && xq->sn == 1;
+    if (known)
+        sx = xq->sv[0];
+    else
+        known = known_scalar(cx, xq->scale, &sx);
     double *v = NULL;
     if (known && wq->sv && wq->sn == n) {
         v = ox_alloc(cx, sizeof(double) * n);
@@ -1446,7 +1450,8 @@ static int dynamic_quantize(ox_cx *cx, int x, int *scale, int *zpf)
     int zero = ox_scalar(cx, BYOC_DT_FLOAT32, 0);
     int hi = call2(cx, "maximum", call1(cx, "max", x), zero);
     int lo = call2(cx, "minimum", call1(cx, "min", x), zero);
-    *scale = call2(cx, "divide", call2(cx, "subtract", hi, lo), ox_scalar(cx, BYOC_DT_FLOAT32, 255));
+    int range = call2(cx, "subtract", hi, lo);
+    *scale = call2(cx, "divide", range, ox_scalar(cx, BYOC_DT_FLOAT32, 255));
     int z = call1(cx, "clip", call2(cx, "divide", call1(cx, "negative", lo), *scale));
     TRY(ox_set_float(cx, z, "a_min", 0));
     TRY(ox_set_float(cx, z, "a_max", 255));

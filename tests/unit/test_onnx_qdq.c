@@ -367,6 +367,24 @@ START_TEST(constants_casts_axes)
     ck_assert_int_eq(count_calls(g), 0);
     byoc_graph_destroy(g);
 
+    /* Float weights quantized in the graph (Q -> DQ -> Conv): the weight
+     * is an int8 constant the qnn.conv2d takes. */
+    mb_init(&m, 13, 7);
+    qdq_input(&m, "float[1,2,4,4]", 0);
+    mb_weight(&m, "wf", "float[2,2,1,1]");
+    mb_scalar(&m, "ws", 0.1f);
+    mb_qints(&m, "wz", "int8[]", 1, 0);
+    mb_node(&m, "QuantizeLinear", "qw", "wf,ws,wz", "wq");
+    mb_node(&m, "DequantizeLinear", "dqw", "wq,ws,wz", "wd");
+    mb_node(&m, "Conv", "conv", "xd,wd", "c");
+    qdq_output(&m, "c", "float[1,2,4,4]");
+    g = read_ok(&m);
+    int conv = find_op(g, "qnn.conv2d");
+    ck_assert_int_eq(byoc_node_kind_of(g, byoc_node_arg(g, conv, 1)), BYOC_N_CONST);
+    ck_assert_str_eq(type_text(g, byoc_node_arg(g, conv, 1)), "Tensor[(2, 2, 1, 1), int8]");
+    ck_assert_int_eq(count_op(g, "qnn.quantize"), 1);
+    byoc_graph_destroy(g);
+
     mb_init(&m, 13, 7);
     mb_input(&m, "x", "float[1,3,2,2]");
     mb_floats(&m, "s3", 3, 0.1, 0.2, 0.3);
@@ -633,6 +651,22 @@ START_TEST(qlinear_conv_and_conv_integer)
     ck_assert_str_eq(output_type(g), "Tensor[(1, 4, 8, 8), int32]");
     byoc_graph_destroy(g);
 
+    /* Per-channel weight zero points of different values stay a list. */
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "uint8[1,3,8,8]");
+    mb_weight(&m, "w", "uint8[4,3,1,1]");
+    mb_qints(&m, "wz", "uint8[4]", 4, 1, 2, 3, 4);
+    mb_node(&m, "ConvInteger", "ci", "x,w,,wz", "y");
+    mb_output(&m, "y", "int32[1,4,8,8]");
+    g = read_ok(&m);
+    c = find_op(g, "qnn.conv2d");
+    const byoc_value *kz = byoc_node_const_value(g, byoc_node_arg(g, c, 3));
+    ck_assert_ptr_nonnull(kz);
+    ck_assert_int_eq(kz->kind, BYOC_V_LIST);
+    ck_assert_int_eq(kz->u.list.items[3].u.i, 4);
+    ck_assert_int_eq(byoc_node_const_value(g, byoc_node_arg(g, c, 2))->u.i, 0);
+    byoc_graph_destroy(g);
+
     /* A 1-D convolution has no QNN form: opaque, with the reason. */
     mb_init(&m, 13, 7);
     mb_input(&m, "x", "uint8[1,3,8]");
@@ -843,7 +877,8 @@ START_TEST(ort_quantized_gemm_and_matmuls)
         ck_assert_int_eq(count_op(g, "nn.bias_add"), 1);
         ck_assert_int_eq(count_op(g, "qnn.requantize"), with_y);
         ck_assert_int_eq(count_op(g, "qnn.dequantize"), !with_y);
-        ck_assert_str_eq(output_type(g), with_y ? "Tensor[(2, 3), uint8]" : "Tensor[(2, 3), float32]");
+        ck_assert_str_eq(output_type(g),
+                         with_y ? "Tensor[(2, 3), uint8]" : "Tensor[(2, 3), float32]");
         byoc_graph_destroy(g);
     }
     for (int dyn = 0; dyn < 2; dyn++) {
@@ -855,8 +890,9 @@ START_TEST(ort_quantized_gemm_and_matmuls)
         mb_scalar(&m, "as", 0.5f);
         mb_floats(&m, "bs", 3, 0.1, 0.2, 0.3);
         mb_floats(&m, "bias", 3, 1.0, 2.0, 3.0);
-        Onnx__NodeProto *n = dyn ? mb_node(&m, "DynamicQuantizeMatMul", "mm", "a,b,bs,,bias", "y")
-                                 : mb_node(&m, "MatMulIntegerToFloat", "mm", "a,b,as,bs,,,bias", "y");
+        Onnx__NodeProto *n =
+            dyn ? mb_node(&m, "DynamicQuantizeMatMul", "mm", "a,b,bs,,bias", "y")
+                : mb_node(&m, "MatMulIntegerToFloat", "mm", "a,b,as,bs,,,bias", "y");
         mb_domain(&m, n, "com.microsoft");
         mb_output(&m, "y", "float[2,4,3]");
         byoc_graph *g = read_ok(&m);
