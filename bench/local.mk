@@ -82,3 +82,14 @@ clean-local: clean-bench-scale
 .PHONY: clean-bench-scale
 clean-bench-scale:
 	-rm -rf bench/scale.d
+
+# Real ONNX exports (bench/export_models.py writes them outside the
+# repository, /tmp/byoc-real-models by default; bench/README.md says how):
+# how byoc reads each, opaque ops, untyped nodes, FLOPs, load time and
+# peak memory.  Select with the environment, e.g.
+#   make bench-real DIRS=/tmp/byoc-real-models REPEAT=5
+EXTRA_DIST += bench/export_models.py bench/ort_optimize.js bench/real_models.sh
+.PHONY: bench-real
+bench-real: cli/byoc$(EXEEXT) bench/load_model$(EXEEXT) bench/runstat$(EXEEXT)
+	@BYOC=./cli/byoc$(EXEEXT) RUNSTAT=./bench/runstat$(EXEEXT) \
+	  LOAD_MODEL=./bench/load_model$(EXEEXT) $(SHELL) $(srcdir)/bench/real_models.sh
