@@ -296,9 +296,12 @@ static ox_value *resolve(ox_value *v)
 
 static ox_value *out_value(ox_cx *cx, int i)
 {
-    if (i < 0 || i >= cx->node->noutputs || !cx->node->outputs[i][0])
+    const ox_node *n = cx->node;
+    if (i < 0 || i >= n->noutputs || !n->outputs[i][0])
         return NULL;
-    return value_get(cx->r, cx->node->outputs[i]);
+    if (n->cache_owner == cx->r)
+        return n->out_cache[i];
+    return value_get(cx->r, n->outputs[i]);
 }
 
 ox_value *ox_in(ox_cx *cx, int i)
@@ -306,6 +309,8 @@ ox_value *ox_in(ox_cx *cx, int i)
     const ox_node *n = cx->node;
     if (i < 0 || i >= n->ninputs || !n->inputs[i][0])
         return NULL;
+    if (n->cache_owner == cx->r)
+        return n->in_cache[i];
     return value_get(cx->r, n->inputs[i]);
 }
 
@@ -667,6 +672,7 @@ int ox_convert_as(ox_cx *cx, const char *op_type, const int *nodes, int n)
     copy.domain = "";
     copy.inputs = in;
     copy.ninputs = n;
+    copy.cache_owner = NULL;    /* other inputs: looked up by name */
     ox_cx sub = *cx;
     sub.node = &copy;
     sub.map = map;
@@ -1185,7 +1191,9 @@ static int check_names(ox_reader *r)
         }
     }
     for (int i = 0; i < m->nnodes; i++) {
-        const ox_node *n = &m->nodes[i];
+        ox_node *n = &m->nodes[i];
+        ox_value **in = BX_NEWN(&r->arena, ox_value *, n->ninputs + n->nimplicit + 1);
+        ox_value **out = BX_NEWN(&r->arena, ox_value *, n->noutputs + 1);
         for (int k = 0; k < n->ninputs + n->nimplicit; k++) {
             if (!n->inputs[k][0])
                 continue;
@@ -1197,7 +1205,13 @@ static int check_names(ox_reader *r)
                 return -1;
             }
             v->uses++;
+            in[k] = v;
         }
+        for (int k = 0; k < n->noutputs; k++)
+            out[k] = n->outputs[k][0] ? value_get(r, n->outputs[k]) : NULL;
+        n->in_cache = in;
+        n->out_cache = out;
+        n->cache_owner = r;
     }
     for (int i = 0; i < m->noutputs; i++) {
         ox_value *v = value_get(r, m->outputs[i].name);

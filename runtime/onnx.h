@@ -74,6 +74,9 @@ typedef struct ox_attr {
     const ox_graph *const *graphs; /* GRAPHS: n of them */
 } ox_attr;
 
+typedef struct ox_value ox_value;
+typedef struct ox_reader ox_reader;
+
 typedef struct ox_node {
     int index;                  /* in the model's node list */
     const char *name;           /* "" when the model gives none */
@@ -87,10 +90,12 @@ typedef struct ox_node {
     const char *const *inputs;  /* "" is an absent optional input */
     const char *const *outputs;
     const ox_attr *attrs;
+    /* The values inputs and outputs name, looked up once by the reader
+     * that checked the names (cache_owner), for that reader only. */
+    const ox_reader *cache_owner;
+    ox_value **in_cache, **out_cache;
 } ox_node;
 
-typedef struct ox_value ox_value;
-typedef struct ox_reader ox_reader;
 typedef struct ox_op_map ox_op_map;
 
 /* What a converter works on: one node of the model. */
