@@ -1123,8 +1123,10 @@ int ox_conv_window(ox_cx *cx)
  * sliced per gate and (LSTM) concatenated once, not at every step, and in
  * ONNX's gate order (LSTM i, o, f, c; GRU z, r, h) rather than permuted
  * into TVM's; TVM's FoldConstant folds all of that on the constant weights
- * anyway.  A missing initial state is zeros of [batch, hidden] for each
- * direction, not one [directions, batch, hidden] tensor split.  layout 1
+ * anyway.  A missing initial state is zeros of [batch, hidden] that the
+ * directions share, not one [directions, batch, hidden] tensor split; when
+ * the batch size is not known, zeros_like of a [batch, 1] slice of the
+ * input plus zeros of [hidden].  layout 1
  * transposes the batch and time axes of the input and initial states, and
  * the outputs back, with the full permutation (TVM passes (1, 0), which
  * does not fit a 3-D tensor).  The cell clip, which TVM ignores, clips
@@ -1355,8 +1357,8 @@ static int rnn_step(ox_cx *cx, const rnn_layer *L, rnn_dir *s, int x)
 }
 
 /* A direction's weights and state, made once before its steps. */
-static int rnn_prepare(ox_cx *cx, const rnn_layer *L, int nd, int d, const int *in,
-                       const int64_t *zeros_shape, rnn_dir *s)
+static int rnn_prepare(ox_cx *cx, const rnn_layer *L, int nd, int d, const int *in, int zero_h,
+                       rnn_dir *s)
 {
     s->w = rnn_direction(cx, in[1], nd, d);
     s->r = rnn_direction(cx, in[2], nd, d);
@@ -1367,13 +1369,7 @@ static int rnn_prepare(ox_cx *cx, const rnn_layer *L, int nd, int d, const int *
         s->rb = part(cx, b2, 1);
         TRY(s->rb);
     }
-    if (in[5] >= 0) {
-        s->h = rnn_direction(cx, in[5], nd, d);
-    } else {
-        s->h = with_ints(cx, ox_call(cx, "zeros", NULL, 0), "shape", zeros_shape, 2);
-        TRY(s->h);
-        TRY(ox_set_dtype(cx, s->h, "dtype", L->dt));
-    }
+    s->h = in[5] >= 0 ? rnn_direction(cx, in[5], nd, d) : zero_h;
     TRY(s->h);
     if (L->kind == 1 && !L->lbr) {
         int rp = split_n(cx, s->r, 3, 0);
@@ -1489,8 +1485,6 @@ int ox_conv_rnn(ox_cx *cx)
     }
     if (input_forget)
         return ox_unsupported(cx, "input_forget (coupled input and forget gates) is not mapped");
-    if (!ox_in(cx, 5) && batch < 0)
-        return ox_unsupported(cx, "a zero initial state needs the batch size");
     if (L.kind == 2 && ox_in(cx, 7)) {
         byoc_tensor_type pt = type_of(cx, 7);
         if (pt.rank >= 0 && (pt.rank != 2 || (pt.dims[1] >= 0 && pt.dims[1] != 3 * hidden)))
@@ -1511,11 +1505,34 @@ int ox_conv_rnn(ox_cx *cx)
         in[i] = batch_first ? ox_transpose(cx, ox_in(cx, i), swap, 3) : ox_arg(cx, i);
         TRY(in[i]);
     }
-    int64_t zeros_shape[2] = {batch, hidden};
+    /* No initial state: zeros of [batch, hidden] for both directions.
+     * When the batch size is not known, the zeros take it from the input:
+     * zeros_like of x[0, :, :1], plus zeros of [hidden]. */
+    int zero_h = -1;
+    if (in[5] < 0) {
+        int64_t shape[2] = {batch, hidden};
+        zero_h = ox_call(cx, "zeros", NULL, 0);
+        TRY(zero_h);
+        TRY(ox_set_dtype(cx, zero_h, "dtype", L.dt));
+        TRY(ox_set_ints(cx, zero_h, "shape", batch >= 0 ? shape : &hidden, batch >= 0 ? 2 : 1));
+        if (batch < 0) {
+            static const int64_t begin[2] = {0, 0}, end[2] = {1, 1}, axes[2] = {0, 2};
+            int x1 = with_ints(cx, call1(cx, "strided_slice", in[0]), "begin", begin, 2);
+            x1 = with_ints(cx, with_ints(cx, x1, "end", end, 2), "strides", end, 2);
+            x1 = with_ints(cx, x1, "axes", axes, 2);
+            int z = call1(cx, "zeros_like", squeeze0(cx, x1));
+            if (z >= 0 && L.dt != dtype_of(cx, 0)) {
+                z = call1(cx, "cast", z);
+                TRY(z);
+                TRY(ox_set_dtype(cx, z, "dtype", L.dt));
+            }
+            TRY(zero_h = call2(cx, "add", z, zero_h));
+        }
+    }
     rnn_dir dirs[2];
     for (int d = 0; d < nd; d++) {
         dirs[d].acts = &acts[d * nacts[L.kind]];
-        TRY(rnn_prepare(cx, &L, nd, d, in, zeros_shape, &dirs[d]));
+        TRY(rnn_prepare(cx, &L, nd, d, in, zero_h, &dirs[d]));
     }
     /* The steps, and with sequence_lens the steps of each sequence
      * reversed within its length for a backward pass, and per step masks
