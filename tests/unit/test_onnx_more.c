@@ -1367,6 +1367,22 @@ START_TEST(attention)
     assert_clean(g);
     byoc_graph_destroy(g);
 
+    /* An unknown batch size is inferred by the reshapes. */
+    mb_init(&m, 23, 10);
+    mb_input(&m, "q", "float[B,3,8]");
+    mb_input(&m, "k", "float[B,4,8]");
+    mb_input(&m, "v", "float[B,4,8]");
+    n = mb_node(&m, "Attention", "att", "q,k,v", "y");
+    attr_int(&m, n, "q_num_heads", 2);
+    attr_int(&m, n, "kv_num_heads", 2);
+    mb_output(&m, "y", "float[B,3,8]");
+    g = read_ok(&m);
+    ck_assert_str_eq(attr_text(g, find_op(g, "reshape"), "newshape"), "[-1, 3, 2, 4]");
+    /* The batch of [batch * heads, ...] products is not a symbol again. */
+    ck_assert_str_eq(output_type(g), "Tensor[(?, 3, 8), float32]");
+    assert_clean(g);
+    byoc_graph_destroy(g);
+
     mb_init(&m, 23, 10);
     mb_input(&m, "q", "float[1,S,8]");
     mb_input(&m, "k", "float[1,S,8]");
@@ -1431,6 +1447,21 @@ START_TEST(rotary_embedding)
     int first = find_op(g, "reshape");
     ck_assert_str_eq(attr_text(g, first, "newshape"), "[1, 5, 2, 8]");
     ck_assert_str_eq(output_type(g), "Tensor[(1, 5, 16), float32]");
+    assert_clean(g);
+    byoc_graph_destroy(g);
+
+    /* An unknown batch size. */
+    mb_init(&m, 23, 10);
+    mb_input(&m, "x", "float[B,5,16]");
+    mb_weight(&m, "cos", "float[64,4]");
+    mb_weight(&m, "sin", "float[64,4]");
+    mb_input(&m, "pos", "int64[B,5]");
+    n = mb_node(&m, "RotaryEmbedding", "rope", "x,cos,sin,pos", "y");
+    attr_int(&m, n, "num_heads", 2);
+    mb_output(&m, "y", "float[B,5,16]");
+    g = read_ok(&m);
+    ck_assert_str_eq(attr_text(g, byoc_graph_output(g), "newshape"), "[-1, 5, 16]");
+    ck_assert_str_eq(output_type(g), "Tensor[(B, 5, 16), float32]");
     assert_clean(g);
     byoc_graph_destroy(g);
 
