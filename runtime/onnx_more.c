@@ -75,6 +75,12 @@ static bool dims_known(const byoc_tensor_type *t, int from, int to)
     return true;
 }
 
+/* Two sizes that cannot be the same (a symbol or unknown may be). */
+static bool dims_clash(int64_t a, int64_t b)
+{
+    return a >= 0 && b >= 0 && a != b;
+}
+
 /* a * b for sizes from the model (>= 0), false on overflow. */
 static bool mul_ok(int64_t a, int64_t b, int64_t *out)
 {
@@ -1123,8 +1129,10 @@ int ox_conv_window(ox_cx *cx)
  * sliced per gate and (LSTM) concatenated once, not at every step, and in
  * ONNX's gate order (LSTM i, o, f, c; GRU z, r, h) rather than permuted
  * into TVM's; TVM's FoldConstant folds all of that on the constant weights
- * anyway.  A missing initial state is zeros of [batch, hidden] for each
- * direction, not one [directions, batch, hidden] tensor split.  layout 1
+ * anyway.  A missing initial state is zeros of [batch, hidden] that the
+ * directions share, not one [directions, batch, hidden] tensor split; when
+ * the batch size is not known, zeros_like of a [batch, 1] slice of the
+ * input plus zeros of [hidden].  layout 1
  * transposes the batch and time axes of the input and initial states, and
  * the outputs back, with the full permutation (TVM passes (1, 0), which
  * does not fit a 3-D tensor).  The cell clip, which TVM ignores, clips
@@ -1355,8 +1363,8 @@ static int rnn_step(ox_cx *cx, const rnn_layer *L, rnn_dir *s, int x)
 }
 
 /* A direction's weights and state, made once before its steps. */
-static int rnn_prepare(ox_cx *cx, const rnn_layer *L, int nd, int d, const int *in,
-                       const int64_t *zeros_shape, rnn_dir *s)
+static int rnn_prepare(ox_cx *cx, const rnn_layer *L, int nd, int d, const int *in, int zero_h,
+                       rnn_dir *s)
 {
     s->w = rnn_direction(cx, in[1], nd, d);
     s->r = rnn_direction(cx, in[2], nd, d);
@@ -1367,13 +1375,7 @@ static int rnn_prepare(ox_cx *cx, const rnn_layer *L, int nd, int d, const int *
         s->rb = part(cx, b2, 1);
         TRY(s->rb);
     }
-    if (in[5] >= 0) {
-        s->h = rnn_direction(cx, in[5], nd, d);
-    } else {
-        s->h = with_ints(cx, ox_call(cx, "zeros", NULL, 0), "shape", zeros_shape, 2);
-        TRY(s->h);
-        TRY(ox_set_dtype(cx, s->h, "dtype", L->dt));
-    }
+    s->h = in[5] >= 0 ? rnn_direction(cx, in[5], nd, d) : zero_h;
     TRY(s->h);
     if (L->kind == 1 && !L->lbr) {
         int rp = split_n(cx, s->r, 3, 0);
@@ -1490,8 +1492,6 @@ int ox_conv_rnn(ox_cx *cx)
     }
     if (input_forget)
         return ox_unsupported(cx, "input_forget (coupled input and forget gates) is not mapped");
-    if (!ox_in(cx, 5) && batch < 0)
-        return ox_unsupported(cx, "a zero initial state needs the batch size");
     if (L.kind == 2 && ox_in(cx, 7)) {
         byoc_tensor_type pt = type_of(cx, 7);
         if (pt.rank >= 0 && (pt.rank != 2 || (pt.dims[1] >= 0 && pt.dims[1] != 3 * hidden)))
@@ -1512,11 +1512,34 @@ int ox_conv_rnn(ox_cx *cx)
         in[i] = batch_first ? ox_transpose(cx, ox_in(cx, i), swap, 3) : ox_arg(cx, i);
         TRY(in[i]);
     }
-    int64_t zeros_shape[2] = {batch, hidden};
+    /* No initial state: zeros of [batch, hidden] for both directions.
+     * When the batch size is not known, the zeros take it from the input:
+     * zeros_like of x[0, :, :1], plus zeros of [hidden]. */
+    int zero_h = -1;
+    if (in[5] < 0) {
+        int64_t shape[2] = {batch, hidden};
+        zero_h = ox_call(cx, "zeros", NULL, 0);
+        TRY(zero_h);
+        TRY(ox_set_dtype(cx, zero_h, "dtype", L.dt));
+        TRY(ox_set_ints(cx, zero_h, "shape", batch >= 0 ? shape : &hidden, batch >= 0 ? 2 : 1));
+        if (batch < 0) {
+            static const int64_t begin[2] = {0, 0}, end[2] = {1, 1}, axes[2] = {0, 2};
+            int x1 = with_ints(cx, call1(cx, "strided_slice", in[0]), "begin", begin, 2);
+            x1 = with_ints(cx, with_ints(cx, x1, "end", end, 2), "strides", end, 2);
+            x1 = with_ints(cx, x1, "axes", axes, 2);
+            int z = call1(cx, "zeros_like", squeeze0(cx, x1));
+            if (z >= 0 && L.dt != dtype_of(cx, 0)) {
+                z = call1(cx, "cast", z);
+                TRY(z);
+                TRY(ox_set_dtype(cx, z, "dtype", L.dt));
+            }
+            TRY(zero_h = call2(cx, "add", z, zero_h));
+        }
+    }
     rnn_dir dirs[2];
     for (int d = 0; d < nd; d++) {
         dirs[d].acts = &acts[d * nacts[L.kind]];
-        TRY(rnn_prepare(cx, &L, nd, d, in, zeros_shape, &dirs[d]));
+        TRY(rnn_prepare(cx, &L, nd, d, in, zero_h, &dirs[d]));
     }
     /* The steps, and with sequence_lens the steps of each sequence
      * reversed within its length for a backward pass, and per step masks
@@ -1636,7 +1659,8 @@ int ox_conv_rnn(ox_cx *cx)
  * (trilu of ones, where 0 : -inf) added; nn.softmax; rows whose bias is
  * -inf throughout zeroed (max, equal, where), as the errata asks;
  * nn.batch_matmul with V; and back to the input's layout.  TVM's frontend
- * predates the op.  Shapes must be known, for the reshapes.  Departures:
+ * predates the op.  Shapes must be known, for the reshapes, but for the
+ * batch size.  Departures:
  * softmax_precision casts around the softmax only, not the product with V
  * after it; a mask shorter than the keys (which the reference pads) stays
  * opaque. */
@@ -1665,9 +1689,10 @@ int ox_conv_attention(ox_cx *cx)
         return ox_unsupported(cx, "the ranks of Q, K and V are not known");
     if ((r != 3 && r != 4) || kt.rank != r || vt.rank != r)
         return ox_fail(cx, "Q, K and V should all be 3-D or all 4-D");
-    if (!dims_known(&qt, 0, r) || !dims_known(&kt, 0, r) || !dims_known(&vt, 0, r))
+    /* The batch size may be unknown: reshapes infer it (-1). */
+    if (!dims_known(&qt, 1, r) || !dims_known(&kt, 1, r) || !dims_known(&vt, 1, r))
         return ox_unsupported(cx, "the shapes of Q, K and V are not known");
-    int64_t B = qt.dims[0], Sq, Skv, D, Dv;
+    int64_t B = qt.dims[0] >= 0 ? qt.dims[0] : -1, Sq, Skv, D, Dv;
     if (r == 3) {
         TRY(ox_attr_int(cx, "q_num_heads", 0, &qh));
         TRY(ox_attr_int(cx, "kv_num_heads", 0, &kvh));
@@ -1691,7 +1716,7 @@ int ox_conv_attention(ox_cx *cx)
         if (kt.dims[3] != D)
             return ox_fail(cx, "Q and K have different head sizes");
     }
-    if (kt.dims[0] != B || vt.dims[0] != B || vt.dims[r - 2] != Skv
+    if (dims_clash(kt.dims[0], B) || dims_clash(vt.dims[0], B) || vt.dims[r - 2] != Skv
         || (r == 4 && vt.dims[1] != kvh))
         return ox_fail(cx, "Q, K and V do not agree on batch, heads or keys");
     if (kvh < 1 || qh % kvh)
@@ -1700,9 +1725,10 @@ int ox_conv_attention(ox_cx *cx)
     int64_t past = 0;
     if (ox_in(cx, 4)) {
         byoc_tensor_type pk = type_of(cx, 4), pv = type_of(cx, 5);
-        if (pk.rank != 4 || pv.rank != 4 || !dims_known(&pk, 0, 4) || !dims_known(&pv, 0, 4))
+        if (pk.rank != 4 || pv.rank != 4 || !dims_known(&pk, 1, 4) || !dims_known(&pv, 1, 4))
             return ox_unsupported(cx, "the shapes of the past keys and values are not known");
-        if (pk.dims[0] != B || pk.dims[1] != kvh || pk.dims[3] != D || pv.dims[0] != B
+        if (dims_clash(pk.dims[0], B) || pk.dims[1] != kvh || pk.dims[3] != D
+            || dims_clash(pv.dims[0], B)
             || pv.dims[1] != kvh || pv.dims[2] != pk.dims[2] || pv.dims[3] != Dv)
             return ox_fail(cx, "past_key and past_value do not fit K and V");
         past = pk.dims[2];
@@ -1712,7 +1738,11 @@ int ox_conv_attention(ox_cx *cx)
     if (past > INT64_MAX - Skv)
         return ox_fail(cx, "too many keys");
     int64_t T = past + Skv, BH, QDv;
-    if (!mul_ok(B, qh, &BH) || !mul_ok(qh, Dv, &QDv))
+    if (B < 0)
+        BH = -1;
+    else if (!mul_ok(B, qh, &BH))
+        return ox_fail(cx, "too many heads or keys");
+    if (!mul_ok(qh, Dv, &QDv))
         return ox_fail(cx, "too many heads or keys");
     byoc_tensor_type mt = {BYOC_DT_VOID, -1, {0}};
     if (ox_in(cx, 3)) {
@@ -1855,7 +1885,7 @@ static int slice3(ox_cx *cx, int x, int64_t begin, int64_t end, int64_t step)
  * rotary_embedding_dim channels rotated in halves (split) or in even and
  * odd pairs (strided_slice, then stack and reshape), the rest passed
  * through (concatenate), and back to the input's layout.  Shapes must be
- * known. */
+ * known but for the batch size. */
 int ox_conv_rotary_embedding(ox_cx *cx)
 {
     if (!ox_in(cx, 0) || !ox_in(cx, 1) || !ox_in(cx, 2))
@@ -1867,9 +1897,9 @@ int ox_conv_rotary_embedding(ox_cx *cx)
     byoc_tensor_type t = type_of(cx, 0), ct = type_of(cx, 1);
     if (t.rank >= 0 && t.rank != 3 && t.rank != 4)
         return ox_fail(cx, "the input has rank %d; expected 3 or 4", t.rank);
-    if (!dims_known(&t, 0, t.rank) || t.rank < 0)
+    if (!dims_known(&t, 1, t.rank) || t.rank < 0)
         return ox_unsupported(cx, "the input's shape is not known");
-    int64_t B = t.dims[0], S = t.dims[t.rank == 4 ? 2 : 1], H, D;
+    int64_t B = t.dims[0] >= 0 ? t.dims[0] : -1, S = t.dims[t.rank == 4 ? 2 : 1], H, D;
     if (t.rank == 3) {
         if (heads < 1 || t.dims[2] % heads)
             return ox_fail(cx, "a 3-D input needs num_heads dividing its hidden size");
@@ -1888,6 +1918,7 @@ int ox_conv_rotary_embedding(ox_cx *cx)
         return ox_fail(cx, "the caches' last axis is not rotary_embedding_dim / 2");
     int x = ox_arg(cx, 0);
     TRY(x);
+    int64_t back3[3] = {B, t.dims[1], t.rank == 3 ? t.dims[2] : 0};
     static const int64_t bshd[4] = {0, 2, 1, 3};
     int64_t shape4[4] = {B, S, H, D};
     x = t.rank == 4 ? with_ints(cx, call1(cx, "transpose", x), "axes", bshd, 4)
@@ -1926,7 +1957,7 @@ int ox_conv_rotary_embedding(ox_cx *cx)
         out = with_int(cx, call1(cx, "concatenate", ox_tuple(cx, rest, 2)), "axis", -1);
     }
     out = t.rank == 4 ? with_ints(cx, call1(cx, "transpose", out), "axes", bshd, 4)
-                      : with_ints(cx, call1(cx, "reshape", out), "newshape", t.dims, 3);
+                      : with_ints(cx, call1(cx, "reshape", out), "newshape", back3, 3);
     return define(cx, 0, out);
 }
 

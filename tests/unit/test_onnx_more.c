@@ -1229,13 +1229,35 @@ START_TEST(rnn_sequence_lens)
 }
 END_TEST
 
+START_TEST(rnn_symbolic_batch)
+{
+    mb m;
+    /* No initial state and an unknown batch: the zeros take the batch
+     * from a slice of the input. */
+    mb_init(&m, 14, 8);
+    mb_input(&m, "x", "float[2,B,3]");
+    mb_weight(&m, "w", "float[1,12,3]");
+    mb_weight(&m, "r", "float[1,12,3]");
+    mb_node(&m, "LSTM", "lstm", "x,w,r", "y");
+    mb_output(&m, "y", "float[2,1,B,3]");
+    byoc_graph *g = read_ok(&m);
+    int sl = find_op(g, "strided_slice");
+    ck_assert_str_eq(attr_text(g, sl, "axes"), "[0, 2]");
+    ck_assert_str_eq(type_text(g, find_op(g, "zeros")), "Tensor[(3,), float32]");
+    ck_assert_int_eq(count_op(g, "nn.dense"), 2);
+    ck_assert_str_eq(output_type(g), "Tensor[(2, 1, B, 3), float32]");
+    assert_clean(g);
+    byoc_graph_destroy(g);
+}
+END_TEST
+
 START_TEST(rnn_left_opaque)
 {
     static const struct {
         const char *x, *extra_in, *why;
     } cases[] = {
         {"float[S,2,3]", "", "sequence length is not known"},
-        {"float[3,B,3]", "", "needs the batch size"},
+        {"float[0,2,3]", "", "sequence is empty"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         mb m;
@@ -1345,6 +1367,22 @@ START_TEST(attention)
     assert_clean(g);
     byoc_graph_destroy(g);
 
+    /* An unknown batch size is inferred by the reshapes. */
+    mb_init(&m, 23, 10);
+    mb_input(&m, "q", "float[B,3,8]");
+    mb_input(&m, "k", "float[B,4,8]");
+    mb_input(&m, "v", "float[B,4,8]");
+    n = mb_node(&m, "Attention", "att", "q,k,v", "y");
+    attr_int(&m, n, "q_num_heads", 2);
+    attr_int(&m, n, "kv_num_heads", 2);
+    mb_output(&m, "y", "float[B,3,8]");
+    g = read_ok(&m);
+    ck_assert_str_eq(attr_text(g, find_op(g, "reshape"), "newshape"), "[-1, 3, 2, 4]");
+    /* The batch of [batch * heads, ...] products is not a symbol again. */
+    ck_assert_str_eq(output_type(g), "Tensor[(?, 3, 8), float32]");
+    assert_clean(g);
+    byoc_graph_destroy(g);
+
     mb_init(&m, 23, 10);
     mb_input(&m, "q", "float[1,S,8]");
     mb_input(&m, "k", "float[1,S,8]");
@@ -1409,6 +1447,21 @@ START_TEST(rotary_embedding)
     int first = find_op(g, "reshape");
     ck_assert_str_eq(attr_text(g, first, "newshape"), "[1, 5, 2, 8]");
     ck_assert_str_eq(output_type(g), "Tensor[(1, 5, 16), float32]");
+    assert_clean(g);
+    byoc_graph_destroy(g);
+
+    /* An unknown batch size. */
+    mb_init(&m, 23, 10);
+    mb_input(&m, "x", "float[B,5,16]");
+    mb_weight(&m, "cos", "float[64,4]");
+    mb_weight(&m, "sin", "float[64,4]");
+    mb_input(&m, "pos", "int64[B,5]");
+    n = mb_node(&m, "RotaryEmbedding", "rope", "x,cos,sin,pos", "y");
+    attr_int(&m, n, "num_heads", 2);
+    mb_output(&m, "y", "float[B,5,16]");
+    g = read_ok(&m);
+    ck_assert_str_eq(attr_text(g, byoc_graph_output(g), "newshape"), "[-1, 5, 16]");
+    ck_assert_str_eq(output_type(g), "Tensor[(B, 5, 16), float32]");
     assert_clean(g);
     byoc_graph_destroy(g);
 
@@ -1644,6 +1697,7 @@ static Suite *onnx_more_suite(void)
     tcase_add_test(core, lstm_bidirectional_peepholes_layout);
     tcase_add_test(core, gru_and_rnn);
     tcase_add_test(core, rnn_sequence_lens);
+    tcase_add_test(core, rnn_symbolic_batch);
     tcase_add_test(core, rnn_left_opaque);
     tcase_add_test(core, attention);
     tcase_add_test(core, rotary_embedding);
