@@ -2788,12 +2788,32 @@ static bool sym_range(ox_cx *cx, byoc_tensor_type *out)
     return true;
 }
 
-/* MatMul: the broadcast batch, then M and N. */
+/* MatMul: the broadcast batch, then M and N; com.microsoft's FusedMatMul
+ * and TransposeMatMul with their transA and transB (not their batch
+ * transposes). */
 static bool sym_matmul(ox_cx *cx, byoc_tensor_type *out)
 {
     byoc_tensor_type a = ox_type(cx, ox_in(cx, 0)), b = ox_type(cx, ox_in(cx, 1));
     if (a.rank < 2 || b.rank < 2)
         return false;
+    if (cx->node->domain[0]) {
+        int64_t ta, tb, tba, tbb;
+        if (ox_attr_int(cx, "transA", 0, &ta) < 0 || ox_attr_int(cx, "transB", 0, &tb) < 0
+            || ox_attr_int(cx, "transBatchA", 0, &tba) < 0
+            || ox_attr_int(cx, "transBatchB", 0, &tbb) < 0 || tba || tbb)
+            return false;
+        int64_t t;
+        if (ta) {
+            t = a.dims[a.rank - 1];
+            a.dims[a.rank - 1] = a.dims[a.rank - 2];
+            a.dims[a.rank - 2] = t;
+        }
+        if (tb) {
+            t = b.dims[b.rank - 1];
+            b.dims[b.rank - 1] = b.dims[b.rank - 2];
+            b.dims[b.rank - 2] = t;
+        }
+    }
     int r = a.rank > b.rank ? a.rank : b.rank, nb = r - 2;
     int64_t ab[BYOC_MAX_RANK], bb[BYOC_MAX_RANK];
     batch_dims(&a, nb, ab);
@@ -2812,6 +2832,9 @@ bool ox_symbolic_type(ox_cx *cx, byoc_tensor_type *out)
 {
     const char *op = cx->node->op_type;
     memset(out, 0, sizeof *out);
+    if (!strcmp(cx->node->domain, "com.microsoft")
+        && (!strcmp(op, "FusedMatMul") || !strcmp(op, "TransposeMatMul")))
+        return sym_matmul(cx, out);
     if (cx->node->domain[0] && strcmp(cx->node->domain, "ai.onnx") != 0)
         return false;
     if (!strcmp(op, "Reshape") && cx->opset >= 5)

@@ -1156,6 +1156,40 @@ START_TEST(free_dimensions_reach_subgraphs)
 }
 END_TEST
 
+/* Attention scores on free dimensions, [batch, 12, seq, 64] by the keys
+ * transposed: no Relay form (nn.batch_matmul is 3-D, and flattening would
+ * need batch * 12), so an opaque call - typed, MatMul as ONNX Runtime's
+ * FusedMatMul with transB, so that what follows is typed too. */
+START_TEST(free_dimension_matmuls_stay_typed)
+{
+    for (int fused = 0; fused < 2; fused++) {
+        mb m;
+        mb_init(&m, 13, 7);
+        if (fused)
+            mb_opset(&m, "com.microsoft", 1);
+        mb_input(&m, "q", "float[batch,12,seq,64]");
+        mb_input(&m, "k", fused ? "float[batch,12,seq,64]" : "float[batch,12,64,seq]");
+        Onnx__NodeProto *n = mb_node(&m, fused ? "FusedMatMul" : "MatMul", "scores", "q,k", "s");
+        if (fused) {
+            mb_domain(&m, n, "com.microsoft");
+            attr_int(&m, n, "transB", 1);
+            attr_float(&m, n, "alpha", 0.125f);
+        }
+        Onnx__NodeProto *sm = mb_node(&m, "Softmax", "sm", "s", "p");
+        attr_int(&m, sm, "axis", -1);
+        mb_output(&m, "p", NULL);
+        byoc_graph *g = read_ok(&m);
+        int mm = find_name(g, "s");
+        ck_assert(byoc_node_is_opaque(g, mm));
+        ck_assert_str_eq(type_text(g, mm), "Tensor[(batch, 12, seq, seq), float32]");
+        ck_assert_str_eq(output_type(g), "Tensor[(batch, 12, seq, seq), float32]");
+        for (int i = 0; i < byoc_graph_node_count(g); i++)
+            ck_assert_ptr_null(byoc_node_untyped_reason(g, i));
+        byoc_graph_destroy(g);
+    }
+}
+END_TEST
+
 /* Integer and boolean arithmetic on constants folds: the pattern torch
  * writes for Expand's shape (Where(Equal(ConstantOfShape * -1, shape), 1,
  * shape)), Mod and Div for window padding, Min, Neg, Range, and a chain
@@ -1569,6 +1603,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(core, torch_pad_pattern_folds);
     tcase_add_test(core, every_mapped_op);
     tcase_add_test(core, if_branch_that_cannot_be_read_is_left_out);
+    tcase_add_test(core, free_dimension_matmuls_stay_typed);
     tcase_add_test(core, types_without_value_info);
     tcase_add_test(core, upsample_and_prelu);
     tcase_add_test(core, read_from_file);
