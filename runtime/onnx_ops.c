@@ -2828,6 +2828,27 @@ static bool sym_matmul(ox_cx *cx, byoc_tensor_type *out)
     return true;
 }
 
+/* Resize by scales of an input with free spatial sizes: the axes a scale
+ * of 1 keeps stay as they are (batch, channels), the others are known
+ * where the input's are. */
+static bool sym_resize(ox_cx *cx, byoc_tensor_type *out)
+{
+    byoc_tensor_type in = ox_type(cx, ox_in(cx, 0));
+    const ox_tensor *sc = ox_data(cx, ox_in(cx, cx->opset < 11 ? 1 : 2));
+    if (in.rank < 0)
+        return false;
+    *out = in;
+    for (int k = 0; k < in.rank; k++) {
+        double f = sc && (size_t)in.rank == sc->n ? (sc->f ? sc->f[k] : (double)sc->i[k]) : -1;
+        if (f == 1)
+            continue;
+        out->dims[k] = f > 0 && in.dims[k] >= 0 && (double)in.dims[k] * f < 9e15
+                           ? (int64_t)floor((double)in.dims[k] * f)
+                           : BYOC_DIM_UNKNOWN;
+    }
+    return true;
+}
+
 bool ox_symbolic_type(ox_cx *cx, byoc_tensor_type *out)
 {
     const char *op = cx->node->op_type;
@@ -2849,6 +2870,8 @@ bool ox_symbolic_type(ox_cx *cx, byoc_tensor_type *out)
         return sym_range(cx, out);
     if (!strcmp(op, "MatMul"))
         return sym_matmul(cx, out);
+    if (!strcmp(op, "Resize"))
+        return sym_resize(cx, out);
     return false;
 }
 

@@ -1190,6 +1190,27 @@ START_TEST(free_dimension_matmuls_stay_typed)
 }
 END_TEST
 
+/* A Resize by scales of free spatial sizes (PaddleOCR's detector, before
+ * its input is bound): opaque, typed with the axes it keeps. */
+START_TEST(free_dimension_resize_stays_typed)
+{
+    mb m;
+    mb_init(&m, 11, 7);
+    mb_input(&m, "x", "float[1,96,H,W]");
+    mb_floats(&m, "scales", 4, 1.0, 1.0, 2.0, 2.0);
+    mb_node(&m, "Resize", "up", "x,,scales", "y");
+    mb_node(&m, "Relu", "relu", "y", "z");
+    mb_output(&m, "z", NULL);
+    byoc_graph *g = read_ok(&m);
+    int up = find_name(g, "y");
+    ck_assert(byoc_node_is_opaque(g, up));
+    ck_assert_str_eq(type_text(g, up), "Tensor[(1, 96, ?, ?), float32]");
+    ck_assert_str_eq(output_type(g), "Tensor[(1, 96, ?, ?), float32]");
+    ck_assert(has_note(g, "scaling needs the input's spatial sizes"));
+    byoc_graph_destroy(g);
+}
+END_TEST
+
 /* Integer and boolean arithmetic on constants folds: the pattern torch
  * writes for Expand's shape (Where(Equal(ConstantOfShape * -1, shape), 1,
  * shape)), Mod and Div for window padding, Min, Neg, Range, and a chain
@@ -1604,6 +1625,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(core, every_mapped_op);
     tcase_add_test(core, if_branch_that_cannot_be_read_is_left_out);
     tcase_add_test(core, free_dimension_matmuls_stay_typed);
+    tcase_add_test(core, free_dimension_resize_stays_typed);
     tcase_add_test(core, types_without_value_info);
     tcase_add_test(core, upsample_and_prelu);
     tcase_add_test(core, read_from_file);
