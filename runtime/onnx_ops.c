@@ -3137,6 +3137,9 @@ static const ox_op_map op_table[] = {
     {"com.microsoft.QLinearLeakyRelu", ox_conv_qlinear_unary, "qnn.leaky_relu"}, /* qnn.leaky_relu */
     {"com.microsoft.QLinearMul", ox_conv_qlinear_binary, "qnn.mul"},         /* qnn.mul */
     {"com.microsoft.QLinearSigmoid", ox_conv_qlinear_unary, "qnn.sigmoid"},  /* qnn.sigmoid */
+    {"com.microsoft.QLinearSoftmax", ox_conv_qlinear_softmax, NULL},
+                                                        /* qnn.dequantize, nn.softmax,
+                                                           qnn.quantize */
 };
 
 const ox_op_map *ox_op_lookup(const char *domain, const char *op_type)

@@ -1151,6 +1151,9 @@ int ox_conv_quantize(ox_cx *cx)
     if (block > 0)
         return ox_unsupported(cx, "blocked quantization (block_size %lld)", (long long)block);
     byoc_tensor_type xt = ox_type(cx, x);
+    /* As TVM: a tensor of rank 0 or 1 is quantized along axis 0. */
+    if (xt.rank >= 0 && xt.rank < 2)
+        axis = 0;
     if (ox_is_const(x) && byoc_dtype_class(xt.dtype) == 'f' && ox_is_const(ox_in(cx, 1))
         && (!ox_in(cx, 2) || ox_is_const(ox_in(cx, 2))))
         return quantize_const(cx, x, dt);
@@ -1183,6 +1186,9 @@ int ox_conv_dequantize(ox_cx *cx)
     TRY(ox_attr_int(cx, "block_size", 0, &block));
     if (block > 0)
         return ox_unsupported(cx, "blocked quantization (block_size %lld)", (long long)block);
+    /* As TVM: a tensor of rank 0 or 1 (a bias) is dequantized along axis 0. */
+    if (xt.rank >= 0 && xt.rank < 2)
+        axis = 0;
     qparam q;
     int rc = read_qparam(cx, 1, 2, xt.rank, axis, &q);
     if (rc != 0)
@@ -1321,7 +1327,9 @@ int ox_conv_qlinear_matmul(ox_cx *cx)
 }
 
 /* com.microsoft QLinearAdd and QLinearMul(A, A_scale, A_zp, B, B_scale,
- * B_zp, C_scale, C_zp): qnn.add and qnn.mul, as TVM. */
+ * B_zp, C_scale, C_zp): qnn.add and qnn.mul.  TVM's frontend writes
+ * dequantize, add, quantize (ONNX Runtime computes in float), which its
+ * FakeQuantizationToInteger turns into this. */
 int ox_conv_qlinear_binary(ox_cx *cx)
 {
     if (!ox_in(cx, 0) || !ox_in(cx, 1) || !ox_in(cx, 3) || !ox_in(cx, 4) || !ox_in(cx, 6))
@@ -1340,8 +1348,10 @@ int ox_conv_qlinear_binary(ox_cx *cx)
 }
 
 /* com.microsoft QLinearSigmoid and QLinearLeakyRelu(X, X_scale, X_zp,
- * Y_scale, Y_zp): qnn.sigmoid and qnn.leaky_relu (alpha, 0.01 by
- * default). */
+ * Y_scale, Y_zp): qnn.sigmoid and qnn.leaky_relu, what
+ * FakeQuantizationToInteger makes of TVM's dequantize, op, quantize.
+ * alpha defaults to 0.01, ONNX Runtime's documented default, where TVM
+ * reads 1.0. */
 int ox_conv_qlinear_unary(ox_cx *cx)
 {
     if (!ox_in(cx, 0) || !ox_in(cx, 1) || !ox_in(cx, 3))
@@ -1366,7 +1376,8 @@ int ox_conv_qlinear_unary(ox_cx *cx)
 /* com.microsoft QLinearAveragePool and QLinearGlobalAveragePool(X,
  * x_scale, x_zp, y_scale, y_zp): the pool of X cast to int32, cast back
  * when the quantizations agree and requantized otherwise - what the QDQ
- * form of the same pool gives.  channels_last stays opaque. */
+ * form of the same pool gives, and what FakeQuantizationToInteger makes
+ * of TVM's dequantize, pool, quantize.  channels_last stays opaque. */
 int ox_conv_qlinear_pool(ox_cx *cx)
 {
     if (!ox_in(cx, 0) || !ox_in(cx, 1) || !ox_in(cx, 3))
@@ -1487,7 +1498,9 @@ int ox_conv_dynamic_quantize(ox_cx *cx)
 /* com.microsoft QGemm(A, a_scale, a_zp, B, b_scale, b_zp [, C, y_scale,
  * y_zp]) with alpha 1 and no transA: qnn.dense [+ the int32 C], then
  * requantized to y, or dequantized when y_scale is absent (a float
- * output). */
+ * output).  TVM adds C with add and scales a float output with cast and
+ * multiply; nn.bias_add and qnn.dequantize compute the same and are what
+ * the backends' dense patterns name. */
 int ox_conv_qgemm(ox_cx *cx)
 {
     if (!ox_in(cx, 0) || !ox_in(cx, 1) || !ox_in(cx, 3) || !ox_in(cx, 4))
@@ -1628,4 +1641,40 @@ int ox_conv_dynamic_quantize_matmul(ox_cx *cx)
     TRY(ox_set_dtype(cx, y, "out_dtype", BYOC_DT_UINT8));
     return dense_to_float(cx, y, &aq, ox_arg(cx, 1), &bq, call2(cx, "multiply", scale, bq.scale),
                           4);
+}
+
+/* com.microsoft QLinearSoftmax(X, X_scale, X_zp, Y_scale, Y_zp), axis -1
+ * by default: qnn.dequantize, nn.softmax, qnn.quantize, as TVM - the form
+ * CMSIS-NN's and Ethos-U's softmax patterns match.  An `opset` before 13
+ * means the softmax of the axes from `axis` on, flattened; only the last
+ * axis alone is that one. */
+int ox_conv_qlinear_softmax(ox_cx *cx)
+{
+    if (!ox_in(cx, 0) || !ox_in(cx, 1) || !ox_in(cx, 3))
+        return ox_fail(cx, "inputs X, X_scale and Y_scale are required");
+    int64_t axis, opset;
+    TRY(ox_attr_int(cx, "axis", -1, &axis));
+    TRY(ox_attr_int(cx, "opset", 13, &opset));
+    int rank = ox_type(cx, ox_in(cx, 0)).rank;
+    if (rank < 1)
+        return ox_unsupported(cx, "the input's rank is not known");
+    int64_t a = axis < 0 ? axis + rank : axis;
+    if (a < 0 || a >= rank)
+        return ox_fail(cx, "axis %lld is out of range for rank %d", (long long)axis, rank);
+    if (opset < 13 && a != rank - 1)
+        return ox_unsupported(cx, "an opset-%lld softmax over axes %lld and after",
+                              (long long)opset, (long long)a);
+    qparam xq, yq;
+    int rc = read_qparam(cx, 1, 2, -1, -1, &xq);
+    if (rc == 0)
+        rc = read_qparam(cx, 3, 4, -1, -1, &yq);
+    if (rc != 0)
+        return rc;
+    int args[3] = {ox_arg(cx, 0), xq.scale, xq.zp};
+    int s = call1(cx, "nn.softmax", ox_call(cx, "qnn.dequantize", args, 3));
+    TRY(ox_set_int(cx, s, "axis", a));
+    int qargs[3] = {s, yq.scale, yq.zp};
+    int q = ox_call(cx, "qnn.quantize", qargs, 3);
+    TRY(ox_set_dtype(cx, q, "out_dtype", qlinear_out_dtype(cx, 4)));
+    return define(cx, 0, q);
 }

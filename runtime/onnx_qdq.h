@@ -25,6 +25,7 @@ int ox_conv_qlinear_binary(ox_cx *cx);  /* com.microsoft QLinearAdd, QLinearMul 
 int ox_conv_qlinear_unary(ox_cx *cx);   /* com.microsoft QLinearSigmoid, QLinearLeakyRelu */
 int ox_conv_qlinear_pool(ox_cx *cx);    /* com.microsoft QLinear(Global)AveragePool */
 int ox_conv_qlinear_concat(ox_cx *cx);  /* com.microsoft QLinearConcat */
+int ox_conv_qlinear_softmax(ox_cx *cx); /* com.microsoft QLinearSoftmax */
 int ox_conv_dynamic_quantize(ox_cx *cx); /* DynamicQuantizeLinear */
 int ox_conv_qgemm(ox_cx *cx);           /* com.microsoft QGemm */
 int ox_conv_matmul_integer_to_float(ox_cx *cx);  /* com.microsoft MatMulIntegerToFloat */

@@ -180,7 +180,7 @@ START_TEST(gemm_and_matmul)
     mb_scalar(&m, "ws", 0.2f);
     mb_node(&m, "DequantizeLinear", "dq_w", "w,ws", "wd");
     mb_weight(&m, "c", "int32[3]");
-    mb_scalar(&m, "cs", 0.1f);
+    mb_floats(&m, "cs", 3, 0.1, 0.1, 0.1);  /* per channel, axis 0 by default */
     mb_node(&m, "DequantizeLinear", "dq_c", "c,cs", "cd");
     Onnx__NodeProto *n = mb_node(&m, "Gemm", "fc", "xd,wd,cd", "y");
     attr_int(&m, n, "transB", 1);
@@ -801,6 +801,28 @@ START_TEST(ort_qlinear_elementwise)
     ck_assert_int_eq(byoc_node_kind_of(g, byoc_node_arg(g, cat, 1)), BYOC_N_TUPLE);
     ck_assert_str_eq(output_type(g), "Tensor[(1, 8), uint8]");
     ck_assert(flops_known(g));
+    byoc_graph_destroy(g);
+
+    /* QLinearSoftmax to CMSIS-NN's output quantization (1/256, -128). */
+    mb_init(&m, 13, 7);
+    mb_opset(&m, "com.microsoft", 1);
+    mb_input(&m, "x", "int8[1,10]");
+    mb_scalar(&m, "s", 0.5f);
+    mb_scalar(&m, "ys", 1.0f / 256);
+    mb_qints(&m, "yz", "int8[]", 1, -128);
+    n = mb_node(&m, "QLinearSoftmax", "sm", "x,s,,ys,yz", "y");
+    mb_domain(&m, n, "com.microsoft");
+    attr_int(&m, n, "opset", 13);
+    mb_output(&m, "y", "int8[1,10]");
+    g = read_ok(&m);
+    int q = byoc_graph_output(g);
+    ck_assert_str_eq(byoc_node_op_name(g, q), "qnn.quantize");
+    int sm = byoc_node_arg(g, q, 0);
+    ck_assert_str_eq(byoc_node_op_name(g, sm), "nn.softmax");
+    ck_assert_str_eq(attr_text(g, sm, "axis"), "1");
+    ck_assert_str_eq(byoc_node_op_name(g, byoc_node_arg(g, sm, 0)), "qnn.dequantize");
+    ck_assert_int_eq(byoc_node_const_value(g, byoc_node_arg(g, q, 2))->u.i, -128);
+    ck_assert_str_eq(output_type(g), "Tensor[(1, 10), int8]");
     byoc_graph_destroy(g);
 }
 END_TEST
