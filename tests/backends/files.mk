@@ -353,6 +353,8 @@ EXTRA_DIST += \
 	tests/backends/dnnl/154_op_avg_pool3d_ceil.relay \
 	tests/backends/dnnl/155_op_not_listed.relay \
 	tests/backends/dnnl/156_conv_relu_region.relay \
+	tests/backends/dnnl/157_qnn_conv2d_requantize_qdq.relay \
+	tests/backends/dnnl/158_qnn_dense_requantize_qdq.relay \
 	tests/backends/ethosu/001_conv2d.relay \
 	tests/backends/ethosu/002_conv2d_no_clip.relay \
 	tests/backends/ethosu/003_conv2d_uint8.relay \
