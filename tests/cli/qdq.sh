@@ -2,7 +2,7 @@
 # QDQ-quantized models (tests/onnx/gen_qdq: int8 dense layers with
 # per-channel and per-tensor weights and a residual add; a CNN with conv
 # and pools) partition with CMSIS-NN and Ethos-U taking their quantized
-# ops, and `byoc explain` says why CMSIS-NN refuses the dense whose
+# ops (and DNNL can take the dense), and `byoc explain` says why CMSIS-NN refuses the dense whose
 # weight zero point is 3, and an NCHW conv.  Skipped in builds without
 # ONNX support.  The shared torch qresnet18 QDQ export,
 # when ../shared/models is there, has no opaque call and known FLOPs.
@@ -27,6 +27,9 @@ if grep -Eq "^[0-9]+ +cmsisnn +mcu +qnn_fully_connected " "$tmp/p"; then
 "$BYOC" partition "$m" -t ethosu >"$tmp/p" 2>&1
 if grep -Eq "^[0-9]+ +ethosu +npu +fully_connected\+add\+fully_connected " "$tmp/p"; then
     ok "ethosu takes both denses and the add"; else bad "ethosu partition"; cat "$tmp/p"; fi
+"$BYOC" matches "$m" -t dnnl >"$tmp/p" 2>&1
+if grep -A1 "pattern qnn_dense_requantize: " "$tmp/p" | grep -q "at #[0-9]* %hq"; then
+    ok "dnnl can take the dense with zero weight zero points"; else bad "dnnl matches"; cat "$tmp/p"; fi
 "$BYOC" compare "$m" -t cmsisnn >"$tmp/c" 2>&1
 if grep -q "^single:cmsisnn" "$tmp/c"; then ok "compare -t cmsisnn"; else bad "compare"; cat "$tmp/c"; fi
 "$BYOC" explain "$m" --node %h2q -t cmsisnn >"$tmp/e" 2>&1
