@@ -2,8 +2,8 @@
 # QDQ-quantized models (tests/onnx/gen_qdq: int8 dense layers with
 # per-channel and per-tensor weights and a residual add; a CNN with conv
 # and pools) partition with CMSIS-NN and Ethos-U taking their quantized
-# ops (and DNNL can take the dense), and `byoc explain` says why CMSIS-NN refuses the dense whose
-# weight zero point is 3, and an NCHW conv.  Skipped in builds without
+# ops (and DNNL can take the dense), and `byoc explain` says why CMSIS-NN
+# refuses the dense whose weight zero point is 3, and an NCHW conv.  Skipped in builds without
 # ONNX support.  The shared torch qresnet18 QDQ export,
 # when ../shared/models is there, has no opaque call and known FLOPs.
 set -u
