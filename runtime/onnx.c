@@ -1004,6 +1004,21 @@ static const ox_op_map *lookup(ox_reader *r, const ox_node *n)
     return m == &no_map ? NULL : m;
 }
 
+/* A declared type and one from contents known in part: numbers over
+ * symbols over unknowns, the declaration's where both know. */
+static byoc_tensor_type merge_known(byoc_tensor_type decl, const byoc_tensor_type *t)
+{
+    if (decl.rank != t->rank)
+        return ox_type_fill(decl, t);
+    if (decl.dtype == BYOC_DT_VOID)
+        decl.dtype = t->dtype;
+    for (int k = 0; k < decl.rank; k++) {
+        int64_t a = decl.dims[k], b = t->dims[k];
+        decl.dims[k] = a >= 0 ? a : b >= 0 ? b : a <= -2 ? a : b;
+    }
+    return decl;
+}
+
 /* The node's converter, or an opaque call when it has none or it gives
  * up (typed, where contents known in part say what its output is). */
 static int convert_node(ox_reader *r, const ox_node *n)
@@ -1023,9 +1038,18 @@ static int convert_node(ox_reader *r, const ox_node *n)
     if (rc > 0) {
         byoc_tensor_type t;
         ox_value *v = out_value(&cx, 0);
+        /* What the model declares wins; contents known in part fill the
+         * rest. */
         if (n->noutputs == 1 && v && ox_symbolic_type(&cx, &t)) {
-            v->decl = t;
+            v->decl = v->declared ? merge_known(v->decl, &t) : t;
             v->declared = true;
+        }
+        for (int i = 0; n->noutputs > 1 && i < n->noutputs; i++) {
+            ox_value *o = out_value(&cx, i);
+            if (o && ox_symbolic_output_type(&cx, i, &t)) {
+                o->decl = o->declared ? merge_known(o->decl, &t) : t;
+                o->declared = true;
+            }
         }
         return build_opaque(&cx, cx.why);
     }

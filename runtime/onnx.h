@@ -133,6 +133,8 @@ int ox_fold(ox_cx *cx);
  * contents known in part (a Reshape to [batch, seq, 12, 64]); false when
  * nothing is known. */
 bool ox_symbolic_type(ox_cx *cx, byoc_tensor_type *out);
+/* The same for output i of a node of several (RNN, GRU, LSTM). */
+bool ox_symbolic_output_type(ox_cx *cx, int i, byoc_tensor_type *out);
 
 /* ---- reading a node ----------------------------------------------------- */
 

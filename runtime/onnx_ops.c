@@ -2849,6 +2849,40 @@ static bool sym_resize(ox_cx *cx, byoc_tensor_type *out)
     return true;
 }
 
+/* RNN, GRU and LSTM that stay opaque (a sequence length not known, so
+ * not unrolled): Y is [seq, directions, batch, hidden] ([batch, seq,
+ * directions, hidden] with layout 1), Y_h and Y_c [directions, batch,
+ * hidden] ([batch, directions, hidden]). */
+bool ox_symbolic_output_type(ox_cx *cx, int i, byoc_tensor_type *out)
+{
+    const char *op = cx->node->op_type;
+    memset(out, 0, sizeof *out);
+    if ((cx->node->domain[0] && strcmp(cx->node->domain, "ai.onnx") != 0)
+        || (strcmp(op, "LSTM") && strcmp(op, "GRU") && strcmp(op, "RNN")) || i > 2
+        || (i == 2 && strcmp(op, "LSTM")))
+        return false;
+    byoc_tensor_type x = ox_type(cx, ox_in(cx, 0));
+    int64_t hidden, layout;
+    const char *dir;
+    if (x.rank != 3 || ox_attr_int(cx, "hidden_size", -1, &hidden) < 0 || hidden < 0
+        || ox_attr_int(cx, "layout", 0, &layout) < 0
+        || ox_attr_string(cx, "direction", "forward", &dir) < 0)
+        return false;
+    int64_t nd = strcmp(dir, "bidirectional") ? 1 : 2;
+    int64_t seq = x.dims[layout ? 1 : 0], batch = x.dims[layout ? 0 : 1];
+    out->dtype = x.dtype;
+    if (i == 0) {
+        int64_t y0[4] = {seq, nd, batch, hidden}, y1[4] = {batch, seq, nd, hidden};
+        out->rank = 4;
+        memcpy(out->dims, layout ? y1 : y0, sizeof y0);
+    } else {
+        int64_t h0[3] = {nd, batch, hidden}, h1[3] = {batch, nd, hidden};
+        out->rank = 3;
+        memcpy(out->dims, layout ? h1 : h0, sizeof h0);
+    }
+    return true;
+}
+
 bool ox_symbolic_type(ox_cx *cx, byoc_tensor_type *out)
 {
     const char *op = cx->node->op_type;

@@ -1211,6 +1211,31 @@ START_TEST(free_dimension_resize_stays_typed)
 }
 END_TEST
 
+/* An LSTM over a free sequence length cannot be unrolled: it stays one
+ * opaque call, its outputs typed from X, hidden_size and direction. */
+START_TEST(free_sequence_lstm_stays_typed)
+{
+    mb m;
+    mb_init(&m, 14, 8);
+    mb_input(&m, "x", "float[seq,batch,8]");
+    mb_weight(&m, "w", "float[2,16,8]");
+    mb_weight(&m, "r", "float[2,16,4]");
+    Onnx__NodeProto *n = mb_node(&m, "LSTM", "lstm", "x,w,r", "y,yh,yc");
+    attr_int(&m, n, "hidden_size", 4);
+    attr_string(&m, n, "direction", "bidirectional");
+    mb_output(&m, "y", NULL);
+    mb_output(&m, "yh", NULL);
+    mb_output(&m, "yc", NULL);
+    byoc_graph *g = read_ok(&m);
+    ck_assert(byoc_node_is_opaque(g, find_op(g, "LSTM")));
+    ck_assert_str_eq(type_text(g, find_name(g, "y")), "Tensor[(seq, 2, batch, 4), float32]");
+    ck_assert_str_eq(type_text(g, find_name(g, "yh")), "Tensor[(2, batch, 4), float32]");
+    ck_assert_str_eq(type_text(g, find_name(g, "yc")), "Tensor[(2, batch, 4), float32]");
+    ck_assert(has_note(g, "the sequence length is not known"));
+    byoc_graph_destroy(g);
+}
+END_TEST
+
 /* Integer and boolean arithmetic on constants folds: the pattern torch
  * writes for Expand's shape (Where(Equal(ConstantOfShape * -1, shape), 1,
  * shape)), Mod and Div for window padding, Min, Neg, Range, and a chain
@@ -1626,6 +1651,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(core, if_branch_that_cannot_be_read_is_left_out);
     tcase_add_test(core, free_dimension_matmuls_stay_typed);
     tcase_add_test(core, free_dimension_resize_stays_typed);
+    tcase_add_test(core, free_sequence_lstm_stays_typed);
     tcase_add_test(core, types_without_value_info);
     tcase_add_test(core, upsample_and_prelu);
     tcase_add_test(core, read_from_file);
