@@ -348,6 +348,14 @@ static bool const_value(const ox_tensor *t, byoc_value *v, byoc_value *items, si
 
 static int convert_node(ox_reader *r, const ox_node *n);
 
+/* Whether v has a node, or what ox_node_of needs to make one: a converter
+ * may define a partial value as another (Identity's output, an Expand to
+ * the shape it has) or as a pending transpose rather than as a node. */
+static bool has_node(const ox_value *v)
+{
+    return v->node >= 0 || v->alias || v->is_const || v->tr_src || v->lazy;
+}
+
 /* Lazy values nest this deep at most: materialize runs converters, which
  * meet partial values only through pending transposes. */
 enum { OX_PARTIAL_DEPTH = 64 };
@@ -355,7 +363,7 @@ enum { OX_PARTIAL_DEPTH = 64 };
 /* Build the nodes a partial value stands for: its producer's converter, after
  * the producers of every partial value it reads, deepest first, from a work
  * list rather than by recursion.  The list holds no value twice (that
- * would be a cycle), so values.n entries are enough. */
+ * would be a cycle), so values.n entries are enough.  0 once v has_node. */
 static int materialize(ox_reader *r, ox_value *v)
 {
     if (r->partial_depth >= OX_PARTIAL_DEPTH) {
@@ -374,7 +382,7 @@ static int materialize(ox_reader *r, ox_value *v)
     int rc = 0;
     while (sp > base && rc == 0) {
         ox_value *t = r->partial_stack[sp - 1];
-        if (t->node >= 0) {
+        if (has_node(t)) {
             r->partial_stack[--sp] = NULL;
             continue;
         }
@@ -382,7 +390,7 @@ static int materialize(ox_reader *r, ox_value *v)
         ox_value *need = NULL;
         for (int k = 0; k < n->ninputs && !need; k++) {
             ox_value *u = n->inputs[k][0] ? resolve(value_get(r, n->inputs[k])) : NULL;
-            if (u && u->partial && u->node < 0)
+            if (u && u->partial && !has_node(u))
                 need = u;
         }
         if (need && need->owner != r) {
@@ -404,7 +412,7 @@ static int materialize(ox_reader *r, ox_value *v)
         r->g->folded--;
         if (convert_node(r, n) < 0)
             rc = -1;
-        else if (t->node < 0) {
+        else if (!has_node(t)) {
             reader_error(r, "'%s': its node was not built", t->name);
             rc = -1;
         }
@@ -412,7 +420,7 @@ static int materialize(ox_reader *r, ox_value *v)
     while (sp > base)
         r->partial_stack[--sp] = NULL;
     r->partial_depth--;
-    return rc < 0 ? -1 : v->node;
+    return rc < 0 ? -1 : 0;
 }
 
 int ox_node_of(ox_cx *cx, ox_value *v)
@@ -433,8 +441,8 @@ int ox_node_of(ox_cx *cx, ox_value *v)
         v->node = node;
         return node;
     }
-    if (v->partial)
-        return materialize(v->owner, v);    /* an enclosing graph's, maybe */
+    if (v->partial && !has_node(v))     /* an enclosing graph's, maybe */
+        return materialize(v->owner, v) < 0 ? -1 : ox_node_of(cx, v);
     if (v->tr_src) {
         int src = ox_node_of(cx, v->tr_src);
         if (src < 0)

@@ -1241,6 +1241,35 @@ END_TEST
  * shape)), Mod and Div for window padding, Min, Neg, Range, and a chain
  * Shape -> Gather -> Concat -> Reshape; a Reshape whose target has two
  * free dimensions that are not the input's stays opaque, typed. */
+/* A converter may define a shape known in part as another value (an
+ * Identity, an Expand to the shape it has) or as a pending transpose; when
+ * run time needs it, that is its node ('v': its node was not built). */
+START_TEST(free_dimension_shapes_passed_through)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[N,3]");
+    mb_node(&m, "Shape", "shape", "x", "s");
+    mb_node(&m, "Identity", "id", "s", "v");
+    mb_output(&m, "v", "int64[2]");
+    mb_node(&m, "Transpose", "tr", "s", "t");
+    Onnx__NodeProto *cast = mb_node(&m, "Cast", "tofloat", "t", "tf");
+    attr_int(&m, cast, "to", 1);
+    mb_node(&m, "Relu", "relu", "tf", "r");
+    mb_output(&m, "r", "float[2]");
+    mb_ints(&m, "two", 1, 2);
+    mb_node(&m, "Expand", "same", "s,two", "e");
+    mb_node(&m, "Neg", "neg", "e", "y");
+    mb_output(&m, "y", "int64[2]");
+    byoc_graph *g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "shape_of"), 1);
+    ck_assert_int_eq(count_op(g, "transpose"), 1);
+    ck_assert_str_eq(type_text(g, find_op(g, "nn.relu")), "Tensor[(2,), float32]");
+    ck_assert_str_eq(type_text(g, find_op(g, "negative")), "Tensor[(2,), int64]");
+    byoc_graph_destroy(g);
+}
+END_TEST
+
 START_TEST(constant_arithmetic_folds)
 {
     mb m;
@@ -1644,6 +1673,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(core, pools_concat_flatten);
     tcase_add_test(core, shape_arithmetic_folds);
     tcase_add_test(core, free_dimensions_flow_through_shape_arithmetic);
+    tcase_add_test(core, free_dimension_shapes_passed_through);
     tcase_add_test(core, constant_arithmetic_folds);
     tcase_add_test(core, free_dimensions_reach_subgraphs);
     tcase_add_test(core, torch_pad_pattern_folds);
