@@ -2547,7 +2547,7 @@ static ox_tensor *fold_range(ox_cx *cx)
         || d->i[0] == 0)
         return NULL;
     int64_t start = s->i[0], limit = l->i[0], delta = d->i[0], span;
-    if (__builtin_sub_overflow(limit, start, &span))
+    if (__builtin_sub_overflow(limit, start, &span) || (span == INT64_MIN && delta == -1))
         return NULL;
     int64_t n = span / delta + (span % delta != 0);
     n = n < 0 ? 0 : n;

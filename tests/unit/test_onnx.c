@@ -1338,6 +1338,24 @@ START_TEST(constant_arithmetic_folds)
 }
 END_TEST
 
+/* Folding stops where the arithmetic has no int64 result: Range's length
+ * (INT64_MIN - 0) / -1 divided on the machine was SIGFPE. */
+START_TEST(folds_stop_where_arithmetic_overflows)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_ints(&m, "start", 1, 0);
+    mb_ints(&m, "limit", 1, 0)->int64_data[0] = INT64_MIN;
+    mb_ints(&m, "delta", 1, -1);
+    mb_node(&m, "Range", "r", "start,limit,delta", "y");
+    mb_output(&m, "y", "int64[?]");
+    byoc_graph *g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "arange"), 1);
+    ck_assert_int_eq(byoc_graph_folded_count(g), 0);
+    byoc_graph_destroy(g);
+}
+END_TEST
+
 START_TEST(types_without_value_info)
 {
     /* MatMul and Gemm need ranks the model does not declare; provisional
@@ -1682,6 +1700,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(core, free_dimension_matmuls_stay_typed);
     tcase_add_test(core, free_dimension_resize_stays_typed);
     tcase_add_test(core, free_sequence_lstm_stays_typed);
+    tcase_add_test(core, folds_stop_where_arithmetic_overflows);
     tcase_add_test(core, types_without_value_info);
     tcase_add_test(core, upsample_and_prelu);
     tcase_add_test(core, read_from_file);
