@@ -2528,7 +2528,7 @@ static ox_tensor *fold_constant_of_shape(ox_cx *cx)
         return NULL;
     size_t n = 1;
     for (size_t k = 0; k < sh->n; k++)
-        if (sh->i[k] < 0 || (n *= (size_t)sh->i[k]) > OX_FOLD_MAX)
+        if (sh->i[k] < 0 || __builtin_mul_overflow(n, (size_t)sh->i[k], &n) || n > OX_FOLD_MAX)
             return NULL;
     out = new_tensor(cx, dt, (int)sh->n, sh->i, n, flt);
     for (size_t k = 0; out && k < n; k++) {
@@ -2575,7 +2575,7 @@ static ox_tensor *fold_expand(ox_cx *cx, const ox_tensor *x)
         return NULL;
     size_t n = 1;
     for (int k = 0; k < rank; k++)
-        if ((n *= (size_t)dims[k]) > OX_FOLD_MAX)
+        if (__builtin_mul_overflow(n, (size_t)dims[k], &n) || n > OX_FOLD_MAX)
             return NULL;
     ox_tensor *out = new_tensor(cx, x->type.dtype, rank, dims, n, x->f != NULL);
     for (size_t k = 0; out && k < n; k++)

@@ -1353,6 +1353,26 @@ START_TEST(folds_stop_where_arithmetic_overflows)
     ck_assert_int_eq(count_op(g, "arange"), 1);
     ck_assert_int_eq(byoc_graph_folded_count(g), 0);
     byoc_graph_destroy(g);
+
+    /* A shape of [4, 2^62] has 2^64 elements, not the 0 that a size_t
+     * product wraps to: its ConstantOfShape and Expand are not folded,
+     * nor is a Reshape of them to [-1] (which folded to an empty tensor). */
+    mb_init(&m, 13, 7);
+    mb_ints(&m, "huge", 2, 4, 0)->int64_data[1] = INT64_C(1) << 62;
+    mb_ints(&m, "flat", 1, -1);
+    mb_ints(&m, "one", 1, 1);
+    mb_node(&m, "ConstantOfShape", "cos", "huge", "c");
+    mb_node(&m, "Reshape", "r1", "c,flat", "y1");
+    mb_output(&m, "y1", "float[?]");
+    mb_node(&m, "Expand", "ex", "one,huge", "e");
+    mb_node(&m, "Reshape", "r2", "e,flat", "y2");
+    mb_output(&m, "y2", "int64[?]");
+    g = read_ok(&m);
+    ck_assert_int_eq(byoc_graph_folded_count(g), 0);
+    ck_assert_int_eq(count_op(g, "full"), 1);
+    ck_assert_int_eq(count_op(g, "broadcast_to"), 1);
+    ck_assert_int_eq(count_op(g, "reshape"), 2);
+    byoc_graph_destroy(g);
 }
 END_TEST
 
