@@ -2336,8 +2336,9 @@ static bool sym_op(int op, bool sx, int64_t x, bool sy, int64_t y, int64_t *r, b
         *r = 0;
         return true;
     }
-    /* A size is never negative: d >= 0 and d < 0 are sure. */
-    if (sx && !sy && y == 0 && (op == F_GE || op == F_LT)) {
+    /* A size is never negative: d >= 0 and d < 0 are sure.  Not so an
+     * element made unknown by arithmetic (d - 5, -d). */
+    if (sx && !sy && x != BYOC_DIM_UNKNOWN && y == 0 && (op == F_GE || op == F_LT)) {
         *rsym = false;
         *r = op == F_GE;
         return true;
@@ -2436,7 +2437,22 @@ static ox_tensor *fold_unary(ox_cx *cx, const char *op)
     return out;
 }
 
-/* Cast between integer, bool and float elements. */
+/* v converted to the integer type dt, wrapped to its width as Cast wraps
+ * (300 as uint8 is 44). */
+static int64_t wrap_int(byoc_dtype dt, int64_t v)
+{
+    int bits = byoc_dtype_bits(dt);
+    if (bits >= 64)
+        return v;
+    uint64_t mask = (UINT64_C(1) << bits) - 1, u = (uint64_t)v & mask;
+    if (byoc_dtype_class(dt) == 'u' || !(u >> (bits - 1)))
+        return (int64_t)u;
+    return -(int64_t)(mask - u) - 1;
+}
+
+/* Cast between integer, bool and float elements.  A dimension stays itself
+ * as an integer of 32 bits or more; as a bool (d != 0) or a narrower
+ * integer it is unknown. */
 static ox_tensor *fold_cast(ox_cx *cx)
 {
     const ox_tensor *x = known_any(cx, 0);
@@ -2451,7 +2467,7 @@ static ox_tensor *fold_cast(ox_cx *cx)
     ox_tensor *out = new_tensor(cx, (byoc_dtype)dt, x->type.rank, x->type.dims, x->n, flt);
     for (size_t k = 0; out && k < x->n; k++) {
         if (SYM(x, k)) {
-            if (flt)
+            if (flt || dt == BYOC_DT_BOOL || byoc_dtype_bits((byoc_dtype)dt) < 32)
                 set_unknown(out, k);
             else
                 copy_elem(out, k, x, k);
@@ -2465,9 +2481,9 @@ static ox_tensor *fold_cast(ox_cx *cx)
             double v = x->f[k];
             if (!(v > -9.2e18 && v < 9.2e18))
                 return NULL;
-            ((int64_t *)out->i)[k] = (int64_t)v;
+            ((int64_t *)out->i)[k] = wrap_int((byoc_dtype)dt, (int64_t)v);
         } else {
-            ((int64_t *)out->i)[k] = x->i[k];
+            ((int64_t *)out->i)[k] = wrap_int((byoc_dtype)dt, x->i[k]);
         }
     }
     return out;

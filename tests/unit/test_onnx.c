@@ -1376,6 +1376,45 @@ START_TEST(folds_stop_where_arithmetic_overflows)
 }
 END_TEST
 
+/* What folding cannot know it leaves to run time: (seq - 5) >= 0 is not
+ * sure as seq >= 0 is, and a dimension cast to bool is d != 0, not d.
+ * Known values are cast as Cast does: 300 as uint8 is 44. */
+START_TEST(folds_are_not_guesses)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[seq]");
+    mb_node(&m, "Shape", "shape", "x", "s");
+    mb_ints(&m, "five", 1, 5);
+    mb_ints(&m, "zero", 1, 0);
+    mb_node(&m, "Sub", "sub", "s,five", "d");
+    mb_node(&m, "GreaterOrEqual", "ge", "d,zero", "c");
+    Onnx__NodeProto *n = mb_node(&m, "Cast", "c2i", "c", "ci");
+    attr_int(&m, n, "to", 7);
+    mb_node(&m, "ConstantOfShape", "cos", "ci", "y1");
+    mb_output(&m, "y1", "float[?]");
+    n = mb_node(&m, "Cast", "tobool", "s", "b");
+    attr_int(&m, n, "to", 9);
+    n = mb_node(&m, "Cast", "toint", "b", "bi");
+    attr_int(&m, n, "to", 7);
+    mb_node(&m, "ConstantOfShape", "cos2", "bi", "y2");
+    mb_output(&m, "y2", "float[?]");
+    mb_ints(&m, "big", 1, 300);
+    n = mb_node(&m, "Cast", "tou8", "big", "b8");
+    attr_int(&m, n, "to", 2);
+    n = mb_node(&m, "Cast", "back", "b8", "b64");
+    attr_int(&m, n, "to", 7);
+    mb_node(&m, "ConstantOfShape", "cos3", "b64", "y3");
+    mb_output(&m, "y3", "float[44]");
+    byoc_graph *g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "greater_equal"), 1);
+    ck_assert_str_eq(type_text(g, find_name(g, "y1")), "Tensor[(?,), float32]");
+    ck_assert_str_eq(type_text(g, find_name(g, "y2")), "Tensor[(?,), float32]");
+    ck_assert_str_eq(type_text(g, find_name(g, "y3")), "Tensor[(44,), float32]");
+    byoc_graph_destroy(g);
+}
+END_TEST
+
 START_TEST(types_without_value_info)
 {
     /* MatMul and Gemm need ranks the model does not declare; provisional
@@ -1721,6 +1760,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(core, free_dimension_resize_stays_typed);
     tcase_add_test(core, free_sequence_lstm_stays_typed);
     tcase_add_test(core, folds_stop_where_arithmetic_overflows);
+    tcase_add_test(core, folds_are_not_guesses);
     tcase_add_test(core, types_without_value_info);
     tcase_add_test(core, upsample_and_prelu);
     tcase_add_test(core, read_from_file);
