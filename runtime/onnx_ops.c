@@ -2346,6 +2346,19 @@ static bool sym_op(int op, bool sx, int64_t x, bool sy, int64_t y, int64_t *r, b
     return false;
 }
 
+/* v converted to the integer type dt, wrapped to its width as Cast wraps
+ * (300 as uint8 is 44). */
+static int64_t wrap_int(byoc_dtype dt, int64_t v)
+{
+    int bits = byoc_dtype_bits(dt);
+    if (bits >= 64)
+        return v;
+    uint64_t mask = (UINT64_C(1) << bits) - 1, u = (uint64_t)v & mask;
+    if (byoc_dtype_class(dt) == 'u' || !(u >> (bits - 1)))
+        return (int64_t)u;
+    return -(int64_t)(mask - u) - 1;
+}
+
 static ox_tensor *fold_binary(ox_cx *cx, int op)
 {
     const ox_tensor *a = known_any(cx, 0), *b = known_any(cx, 1);
@@ -2395,8 +2408,8 @@ static ox_tensor *fold_binary(ox_cx *cx, int op)
             }
             continue;
         }
-        if (!int_op(op, x, y, fm != 0, &r))
-            return NULL;
+        if (!int_op(op, x, y, fm != 0, &r) || (!logic && wrap_int(dt, r) != r))
+            return NULL;        /* overflows int64, or the inputs' type */
         ((int64_t *)out->i)[k] = r;
     }
     return out;
@@ -2435,19 +2448,6 @@ static ox_tensor *fold_unary(ox_cx *cx, const char *op)
         }
     }
     return out;
-}
-
-/* v converted to the integer type dt, wrapped to its width as Cast wraps
- * (300 as uint8 is 44). */
-static int64_t wrap_int(byoc_dtype dt, int64_t v)
-{
-    int bits = byoc_dtype_bits(dt);
-    if (bits >= 64)
-        return v;
-    uint64_t mask = (UINT64_C(1) << bits) - 1, u = (uint64_t)v & mask;
-    if (byoc_dtype_class(dt) == 'u' || !(u >> (bits - 1)))
-        return (int64_t)u;
-    return -(int64_t)(mask - u) - 1;
 }
 
 /* Cast between integer, bool and float elements.  A dimension stays itself

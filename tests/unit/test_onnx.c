@@ -1338,8 +1338,8 @@ START_TEST(constant_arithmetic_folds)
 }
 END_TEST
 
-/* Folding stops where the arithmetic has no int64 result: Range's length
- * (INT64_MIN - 0) / -1 divided on the machine was SIGFPE. */
+/* Folding stops where the arithmetic has no result of its type: Range's
+ * length (INT64_MIN - 0) / -1 divided on the machine was SIGFPE. */
 START_TEST(folds_stop_where_arithmetic_overflows)
 {
     mb m;
@@ -1372,6 +1372,23 @@ START_TEST(folds_stop_where_arithmetic_overflows)
     ck_assert_int_eq(count_op(g, "full"), 1);
     ck_assert_int_eq(count_op(g, "broadcast_to"), 1);
     ck_assert_int_eq(count_op(g, "reshape"), 2);
+    byoc_graph_destroy(g);
+
+    /* INT32_MAX + 1 overflows int32: an add at run time. */
+    mb_init(&m, 13, 7);
+    Onnx__TensorProto *a = mb_weight(&m, "a", "int32[1]");
+    a->int32_data = mb_alloc(&m, sizeof(int32_t));
+    a->int32_data[0] = INT32_MAX;
+    a->n_int32_data = 1;
+    Onnx__TensorProto *b = mb_weight(&m, "b", "int32[1]");
+    b->int32_data = mb_alloc(&m, sizeof(int32_t));
+    b->int32_data[0] = 1;
+    b->n_int32_data = 1;
+    mb_node(&m, "Add", "add", "a,b", "y");
+    mb_output(&m, "y", "int32[1]");
+    g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "add"), 1);
+    ck_assert_int_eq(byoc_graph_folded_count(g), 0);
     byoc_graph_destroy(g);
 }
 END_TEST
