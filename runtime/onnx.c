@@ -596,8 +596,9 @@ int ox_take_output(ox_cx *cx, int i)
 void ox_alias(ox_cx *cx, int i, ox_value *src)
 {
     ox_value *v = out_value(cx, i);
-    if (v && src && resolve(src) != v)
-        v->alias = src;
+    src = resolve(src);
+    if (v && src && src != v)
+        v->alias = src;     /* resolved: a chain of Identities stays one deep */
 }
 
 void ox_define_const(ox_cx *cx, int i, const byoc_tensor_type *type, const ox_tensor *t)

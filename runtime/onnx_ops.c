@@ -1169,7 +1169,26 @@ static int conv_transpose(ox_cx *cx)
         return ox_fail(cx, "attribute 'perm' has %zu axes for an input of rank %d", n, rank);
     if (!ox_in(cx, 0))
         return ox_fail(cx, "input 1 is missing");
-    ox_define_transpose(cx, 0, ox_in(cx, 0), perm, (int)n);
+    /* Of a transpose itself held back: one transpose, composed as
+     * ox_transpose composes them, so that a chain of thousands stays one
+     * deep for ox_type and ox_node_of, which follow it by recursion. */
+    ox_value *src = ox_in(cx, 0), *inner;
+    int64_t p[BYOC_MAX_RANK], composed[BYOC_MAX_RANK];
+    int irank;
+    if (ox_pending_transpose(src, &inner, p, &irank) && irank == (int)n) {
+        bool identity = true;
+        for (size_t k = 0; k < n; k++) {
+            composed[k] = p[perm[k]];
+            identity = identity && composed[k] == (int64_t)k;
+        }
+        if (identity) {
+            ox_alias(cx, 0, inner);
+            return 0;
+        }
+        src = inner;
+        perm = composed;
+    }
+    ox_define_transpose(cx, 0, src, perm, (int)n);
     return 0;
 }
 
