@@ -1468,10 +1468,10 @@ static void scope_enter_free(ox_cx *cx, ox_reader *c, const ox_graph *sg, bool a
     }
 }
 
-/* Build the scope's nodes in order, each typed when built. */
-static int scope_build_nodes(ox_reader *c)
+/* Build the scope's nodes in `order` (topological_order's; NULL when it
+ * failed), each typed when built. */
+static int scope_build_nodes(ox_reader *c, const int *order)
 {
-    int *order = topological_order(c);
     if (!order)
         return -1;
     byoc_error e;
@@ -1511,7 +1511,7 @@ int ox_graph_inline(ox_cx *cx, const char *attr, const ox_graph *sg)
         return scope_close(cx->r, &c, -1);
     }
     scope_enter_free(cx, &c, sg, true);
-    if (check_names(&c) < 0 || scope_build_nodes(&c) < 0)
+    if (check_names(&c) < 0 || scope_build_nodes(&c, topological_order(&c)) < 0)
         return scope_close(cx->r, &c, -1);
     compare_declarations(&c);
     ox_cx ccx = {.r = &c, .g = c.g, .node = cx->node, .opset = c.m.opset};
@@ -1561,9 +1561,13 @@ byoc_graph *ox_graph_build(ox_cx *cx, const char *attr, const ox_graph *sg,
             rc = -1;
         }
     }
+    /* A cycle is the branch's structure, not its shapes. */
+    const int *order = rc == 0 ? topological_order(&c) : NULL;
+    if (!order)
+        rc = -1;
     byoc_error e;
     if (rc == 0) {
-        rc = scope_build_nodes(&c);
+        rc = scope_build_nodes(&c, order);
         if (rc == 0)
             rc = build_outputs(&c);
         if (rc == 0 && bx_graph_infer_new(g, &e) < 0) {

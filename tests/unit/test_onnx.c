@@ -1098,6 +1098,24 @@ START_TEST(if_branch_that_cannot_be_read_is_left_out)
                               "read with these shapes: then_branch: node 'mm' (LSTM)"));
         byoc_graph_destroy(g);
     }
+
+    /* A cycle in a branch is its structure, not its shapes: an error. */
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2]");
+    mb_input(&m, "cond", "bool[]");
+    Onnx__NodeProto *n = mb_node(&m, "If", "if", "cond", "y");
+    Onnx__GraphProto *then = mb_graph_attr(&m, n, "then_branch");
+    mb_sub_node(&m, then, "Add", "add", "x,b", "a");
+    mb_sub_node(&m, then, "Relu", "relu", "a", "b");
+    mb_sub_output(&m, then, "a", "float[2]");
+    Onnx__GraphProto *els = mb_graph_attr(&m, n, "else_branch");
+    mb_sub_node(&m, els, "Neg", "neg", "x", "e");
+    mb_sub_output(&m, els, "e", "float[2]");
+    mb_output(&m, "y", "float[2]");
+    const char *msg = read_error(&m);
+    ck_assert_msg(strstr(msg, "then_branch: node 'add' (Add) is part of a cycle") != NULL, "%s",
+                  msg);
 }
 END_TEST
 
