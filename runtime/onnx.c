@@ -2178,10 +2178,6 @@ static int decode(ox_reader *r, const void *data, size_t size)
         if (!d[0] || strcmp(d, "ai.onnx") == 0)
             m->opset = (int)mp->opset_import[k]->version;
     }
-    m->nodes = BX_NEWN(&r->arena, ox_node, gp->n_node + 1);
-    for (size_t k = 0; k < gp->n_node; k++, m->nnodes++)
-        if (decode_node(r, gp->node[k], (int)k, &m->nodes[k]) < 0)
-            goto done;
     m->inputs = BX_NEWN(&r->arena, ox_decl, gp->n_input + 1);
     for (size_t k = 0; k < gp->n_input; k++, m->ninputs++) {
         ox_decl *d = &m->inputs[k];
@@ -2197,6 +2193,18 @@ static int decode(ox_reader *r, const void *data, size_t size)
         d->shape_given = memcmp(&before, &d->type, sizeof before) != 0
                          || d->type.rank != before.rank;
     }
+    /* And before the nodes, whose subgraphs declare types too.  Again, so
+     * that an input before the one whose shape binds a name reads it as
+     * its size (a given shape is given again, the same). */
+    for (int k = 0; k < m->ninputs; k++) {
+        byoc_error e;
+        if (!m->inputs[k].bad_rank)
+            bx_graph_input_type(r->g, m->inputs[k].name, &m->inputs[k].type, &e);
+    }
+    m->nodes = BX_NEWN(&r->arena, ox_node, gp->n_node + 1);
+    for (size_t k = 0; k < gp->n_node; k++, m->nnodes++)
+        if (decode_node(r, gp->node[k], (int)k, &m->nodes[k]) < 0)
+            goto done;
     m->outputs = BX_NEWN(&r->arena, ox_decl, gp->n_output + 1);
     for (size_t k = 0; k < gp->n_output; k++, m->noutputs++)
         decode_value_info(r, gp->output[k], &m->outputs[k], false);

@@ -572,6 +572,34 @@ START_TEST(dimension_bindings)
     ck_assert_int_eq(count_op(g, "shape_of"), 0);
     byoc_graph_destroy(g);
 
+    /* A name an input's shape binds is its size in the inputs before it
+     * and in a branch's declarations too (they kept 'batch'). */
+    mb_init(&m, 13, 7);
+    mb_input(&m, "y", "float[batch]");
+    mb_input(&m, "x", "float[batch,3]");
+    mb_input(&m, "cond", "bool[]");
+    mb_node(&m, "Relu", "relu", "y", "r");
+    mb_output(&m, "r", "float[batch]");
+    Onnx__NodeProto *n = mb_node(&m, "If", "if", "cond", "z");
+    Onnx__GraphProto *then = mb_graph_attr(&m, n, "then_branch");
+    mb_sub_node(&m, then, "Neg", "neg", "x", "t");
+    mb_sub_output(&m, then, "t", "float[batch,3]");
+    Onnx__GraphProto *els = mb_graph_attr(&m, n, "else_branch");
+    mb_sub_node(&m, els, "Abs", "abs", "x", "e");
+    mb_sub_output(&m, els, "e", "float[batch,3]");
+    mb_output(&m, "z", "float[batch,3]");
+    byoc_input_shape xs[] = {{"x", 2, {2, 3}}};
+    byoc_read_options o3 = {.shapes = xs, .nshapes = 1};
+    g = read_with(&m, &o3);
+    ck_assert_msg(g != NULL, "%s", err.msg);
+    ck_assert_str_eq(type_text(g, find_op(g, "nn.relu")), "Tensor[(2,), float32]");
+    int host = find_op(g, "If");
+    for (int b = 0; b < 2; b++) {
+        const byoc_graph *sub = byoc_node_subgraph(g, host, b);
+        ck_assert_str_eq(output_type(sub), "Tensor[(2, 3), float32]");
+    }
+    byoc_graph_destroy(g);
+
     /* Mistakes are errors that say what is wrong. */
     static const struct {
         byoc_dim_binding dim;
