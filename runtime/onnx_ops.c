@@ -2805,7 +2805,13 @@ static bool sym_slice(ox_cx *cx, byoc_tensor_type *out)
             out->dims[a] = d;           /* [0, end of axis): the whole axis */
         else if (SYM(st, k) || SYM(en, k) || d < 0)
             out->dims[a] = BYOC_DIM_UNKNOWN;
-        /* else all known: the converter did not give up on this axis */
+        else if (step == 0 || step == INT64_MIN)
+            return false;
+        else {
+            /* All known: the converter gave up on another axis. */
+            int64_t begin = st->i[k];
+            out->dims[a] = slice_range(d, &begin, en->i[k], step);
+        }
     }
     return true;
 }

@@ -1475,6 +1475,25 @@ START_TEST(folds_are_not_guesses)
     ck_assert_str_eq(type_text(g, find_name(g, "y2")), "Tensor[(?,), float32]");
     ck_assert_str_eq(type_text(g, find_name(g, "y3")), "Tensor[(44,), float32]");
     byoc_graph_destroy(g);
+
+    /* A Slice whose ends hold a free dimension stays opaque; the axis it
+     * cuts by known bounds, [1, 3), is 2 long (it was typed as the input's
+     * 10). */
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[N,10]");
+    mb_node(&m, "Shape", "shape", "x", "s");
+    mb_ints(&m, "i0", 1, 0);
+    mb_node(&m, "Gather", "g", "s,i0", "n");
+    mb_ints(&m, "three", 1, 3);
+    n = mb_node(&m, "Concat", "cat", "n,three", "ends");
+    attr_int(&m, n, "axis", 0);
+    mb_ints(&m, "starts", 2, 0, 1);
+    mb_ints(&m, "axes", 2, 0, 1);
+    mb_node(&m, "Slice", "cut", "x,starts,ends,axes", "y");
+    mb_output(&m, "y", "float[N,?]");
+    g = read_ok(&m);
+    ck_assert_str_eq(output_type(g), "Tensor[(N, 2), float32]");
+    byoc_graph_destroy(g);
 }
 END_TEST
 
