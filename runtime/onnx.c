@@ -2184,14 +2184,14 @@ static int decode(ox_reader *r, const void *data, size_t size)
         decode_value_info(r, gp->input[k], d, true);
         /* Before the other declarations, so that the symbols a given
          * shape binds are numbers in them too. */
-        byoc_tensor_type before = d->type;
         byoc_error e;
-        if (!d->bad_rank && bx_graph_input_type(r->g, d->name, &d->type, &e) < 0) {
+        int given = d->bad_rank ? 0 : bx_graph_input_type(r->g, d->name, &d->type, &e);
+        if (given < 0) {
             reader_error(r, "%s", e.msg);
             goto done;
         }
-        d->shape_given = memcmp(&before, &d->type, sizeof before) != 0
-                         || d->type.rank != before.rank;
+        /* Not "its type changed": a bound name changes it too. */
+        d->shape_given = given > 0;
     }
     /* And before the nodes, whose subgraphs declare types too.  Again, so
      * that an input before the one whose shape binds a name reads it as

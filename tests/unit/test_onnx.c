@@ -600,6 +600,22 @@ START_TEST(dimension_bindings)
     }
     byoc_graph_destroy(g);
 
+    /* IR 3 lists an initializer as an input too; a --dim naming its
+     * declared size is not a shape given for it ("--input-shape w: 'w' is
+     * an initializer"). */
+    mb_init(&m, 13, 3);
+    mb_input(&m, "x", "float[batch]");
+    mb_weight(&m, "w", "float[2]");
+    mb_input(&m, "w", "float[batch]");
+    mb_node(&m, "Add", "add", "x,w", "y");
+    mb_output(&m, "y", "float[batch]");
+    byoc_dim_binding bd[] = {{"batch", 2}};
+    byoc_read_options o4 = {.dims = bd, .ndims = 1};
+    g = read_with(&m, &o4);
+    ck_assert_msg(g != NULL, "%s", err.msg);
+    ck_assert_str_eq(output_type(g), "Tensor[(2,), float32]");
+    byoc_graph_destroy(g);
+
     /* Mistakes are errors that say what is wrong. */
     static const struct {
         byoc_dim_binding dim;
