@@ -651,7 +651,7 @@ int bx_graph_input_type(byoc_graph *g, const char *name, byoc_tensor_type *t, by
     }
     t->rank = s->type.rank;
     memcpy(t->dims, s->type.dims, sizeof(int64_t) * (size_t)t->rank);
-    return 0;
+    return 1;
 }
 
 int bx_graph_bind_check(const byoc_graph *g, byoc_error *err)

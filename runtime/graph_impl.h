@@ -85,7 +85,8 @@ int bx_graph_symbol_seen(byoc_graph *g, const char *name);
  * any, replacing it.  A given shape must agree with the declared one where
  * the model fixes a size or the rank; its sizes bind the symbols the
  * declaration names at those axes.  Then every bound symbol left in *t
- * reads as its size.  -1 with err filled. */
+ * reads as its size.  1 when a shape was given, 0 when not, -1 with err
+ * filled. */
 int bx_graph_input_type(byoc_graph *g, const char *name, byoc_tensor_type *t, byoc_error *err);
 /* After reading: every binding was used (a --dim the model does not name,
  * a shape for an input it does not have, is the user's mistake).  -1 with

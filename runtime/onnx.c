@@ -348,6 +348,14 @@ static bool const_value(const ox_tensor *t, byoc_value *v, byoc_value *items, si
 
 static int convert_node(ox_reader *r, const ox_node *n);
 
+/* Whether v has a node, or what ox_node_of needs to make one: a converter
+ * may define a partial value as another (Identity's output, an Expand to
+ * the shape it has) or as a pending transpose rather than as a node. */
+static bool has_node(const ox_value *v)
+{
+    return v->node >= 0 || v->alias || v->is_const || v->tr_src || v->lazy;
+}
+
 /* Lazy values nest this deep at most: materialize runs converters, which
  * meet partial values only through pending transposes. */
 enum { OX_PARTIAL_DEPTH = 64 };
@@ -355,7 +363,7 @@ enum { OX_PARTIAL_DEPTH = 64 };
 /* Build the nodes a partial value stands for: its producer's converter, after
  * the producers of every partial value it reads, deepest first, from a work
  * list rather than by recursion.  The list holds no value twice (that
- * would be a cycle), so values.n entries are enough. */
+ * would be a cycle), so values.n entries are enough.  0 once v has_node. */
 static int materialize(ox_reader *r, ox_value *v)
 {
     if (r->partial_depth >= OX_PARTIAL_DEPTH) {
@@ -374,7 +382,7 @@ static int materialize(ox_reader *r, ox_value *v)
     int rc = 0;
     while (sp > base && rc == 0) {
         ox_value *t = r->partial_stack[sp - 1];
-        if (t->node >= 0) {
+        if (has_node(t)) {
             r->partial_stack[--sp] = NULL;
             continue;
         }
@@ -382,7 +390,7 @@ static int materialize(ox_reader *r, ox_value *v)
         ox_value *need = NULL;
         for (int k = 0; k < n->ninputs && !need; k++) {
             ox_value *u = n->inputs[k][0] ? resolve(value_get(r, n->inputs[k])) : NULL;
-            if (u && u->partial && u->node < 0)
+            if (u && u->partial && !has_node(u))
                 need = u;
         }
         if (need && need->owner != r) {
@@ -404,7 +412,7 @@ static int materialize(ox_reader *r, ox_value *v)
         r->g->folded--;
         if (convert_node(r, n) < 0)
             rc = -1;
-        else if (t->node < 0) {
+        else if (!has_node(t)) {
             reader_error(r, "'%s': its node was not built", t->name);
             rc = -1;
         }
@@ -412,7 +420,7 @@ static int materialize(ox_reader *r, ox_value *v)
     while (sp > base)
         r->partial_stack[--sp] = NULL;
     r->partial_depth--;
-    return rc < 0 ? -1 : v->node;
+    return rc < 0 ? -1 : 0;
 }
 
 int ox_node_of(ox_cx *cx, ox_value *v)
@@ -433,8 +441,8 @@ int ox_node_of(ox_cx *cx, ox_value *v)
         v->node = node;
         return node;
     }
-    if (v->partial)
-        return materialize(v->owner, v);    /* an enclosing graph's, maybe */
+    if (v->partial && !has_node(v))     /* an enclosing graph's, maybe */
+        return materialize(v->owner, v) < 0 ? -1 : ox_node_of(cx, v);
     if (v->tr_src) {
         int src = ox_node_of(cx, v->tr_src);
         if (src < 0)
@@ -588,8 +596,9 @@ int ox_take_output(ox_cx *cx, int i)
 void ox_alias(ox_cx *cx, int i, ox_value *src)
 {
     ox_value *v = out_value(cx, i);
-    if (v && src && resolve(src) != v)
-        v->alias = src;
+    src = resolve(src);
+    if (v && src && src != v)
+        v->alias = src;     /* resolved: a chain of Identities stays one deep */
 }
 
 void ox_define_const(ox_cx *cx, int i, const byoc_tensor_type *type, const ox_tensor *t)
@@ -1459,10 +1468,10 @@ static void scope_enter_free(ox_cx *cx, ox_reader *c, const ox_graph *sg, bool a
     }
 }
 
-/* Build the scope's nodes in order, each typed when built. */
-static int scope_build_nodes(ox_reader *c)
+/* Build the scope's nodes in `order` (topological_order's; NULL when it
+ * failed), each typed when built. */
+static int scope_build_nodes(ox_reader *c, const int *order)
 {
-    int *order = topological_order(c);
     if (!order)
         return -1;
     byoc_error e;
@@ -1502,7 +1511,7 @@ int ox_graph_inline(ox_cx *cx, const char *attr, const ox_graph *sg)
         return scope_close(cx->r, &c, -1);
     }
     scope_enter_free(cx, &c, sg, true);
-    if (check_names(&c) < 0 || scope_build_nodes(&c) < 0)
+    if (check_names(&c) < 0 || scope_build_nodes(&c, topological_order(&c)) < 0)
         return scope_close(cx->r, &c, -1);
     compare_declarations(&c);
     ox_cx ccx = {.r = &c, .g = c.g, .node = cx->node, .opset = c.m.opset};
@@ -1552,9 +1561,13 @@ byoc_graph *ox_graph_build(ox_cx *cx, const char *attr, const ox_graph *sg,
             rc = -1;
         }
     }
+    /* A cycle is the branch's structure, not its shapes. */
+    const int *order = rc == 0 ? topological_order(&c) : NULL;
+    if (!order)
+        rc = -1;
     byoc_error e;
     if (rc == 0) {
-        rc = scope_build_nodes(&c);
+        rc = scope_build_nodes(&c, order);
         if (rc == 0)
             rc = build_outputs(&c);
         if (rc == 0 && bx_graph_infer_new(g, &e) < 0) {
@@ -2165,25 +2178,33 @@ static int decode(ox_reader *r, const void *data, size_t size)
         if (!d[0] || strcmp(d, "ai.onnx") == 0)
             m->opset = (int)mp->opset_import[k]->version;
     }
-    m->nodes = BX_NEWN(&r->arena, ox_node, gp->n_node + 1);
-    for (size_t k = 0; k < gp->n_node; k++, m->nnodes++)
-        if (decode_node(r, gp->node[k], (int)k, &m->nodes[k]) < 0)
-            goto done;
     m->inputs = BX_NEWN(&r->arena, ox_decl, gp->n_input + 1);
     for (size_t k = 0; k < gp->n_input; k++, m->ninputs++) {
         ox_decl *d = &m->inputs[k];
         decode_value_info(r, gp->input[k], d, true);
         /* Before the other declarations, so that the symbols a given
          * shape binds are numbers in them too. */
-        byoc_tensor_type before = d->type;
         byoc_error e;
-        if (!d->bad_rank && bx_graph_input_type(r->g, d->name, &d->type, &e) < 0) {
+        int given = d->bad_rank ? 0 : bx_graph_input_type(r->g, d->name, &d->type, &e);
+        if (given < 0) {
             reader_error(r, "%s", e.msg);
             goto done;
         }
-        d->shape_given = memcmp(&before, &d->type, sizeof before) != 0
-                         || d->type.rank != before.rank;
+        /* Not "its type changed": a bound name changes it too. */
+        d->shape_given = given > 0;
     }
+    /* And before the nodes, whose subgraphs declare types too.  Again, so
+     * that an input before the one whose shape binds a name reads it as
+     * its size (a given shape is given again, the same). */
+    for (int k = 0; k < m->ninputs; k++) {
+        byoc_error e;
+        if (!m->inputs[k].bad_rank)
+            bx_graph_input_type(r->g, m->inputs[k].name, &m->inputs[k].type, &e);
+    }
+    m->nodes = BX_NEWN(&r->arena, ox_node, gp->n_node + 1);
+    for (size_t k = 0; k < gp->n_node; k++, m->nnodes++)
+        if (decode_node(r, gp->node[k], (int)k, &m->nodes[k]) < 0)
+            goto done;
     m->outputs = BX_NEWN(&r->arena, ox_decl, gp->n_output + 1);
     for (size_t k = 0; k < gp->n_output; k++, m->noutputs++)
         decode_value_info(r, gp->output[k], &m->outputs[k], false);

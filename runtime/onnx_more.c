@@ -2088,6 +2088,12 @@ int ox_conv_einsum(ox_cx *cx)
             size_of[c] = t[i].dims[a];
         }
     }
+    /* Two operands meet in reshapes to 3-D, whose newshape reads a 0 as
+     * "copy this axis": an operand with no elements has none. */
+    for (int i = 0; nin == 2 && i < nin; i++)
+        for (int a = 0; a < in[i].n; a++)
+            if (t[i].dims[a] == 0)
+                return ox_unsupported(cx, "an operand with no elements");
     int x[2];
     /* Sum away the letters that only this operand has and the output lacks. */
     for (int i = 0; i < nin; i++) {

@@ -1169,7 +1169,26 @@ static int conv_transpose(ox_cx *cx)
         return ox_fail(cx, "attribute 'perm' has %zu axes for an input of rank %d", n, rank);
     if (!ox_in(cx, 0))
         return ox_fail(cx, "input 1 is missing");
-    ox_define_transpose(cx, 0, ox_in(cx, 0), perm, (int)n);
+    /* Of a transpose itself held back: one transpose, composed as
+     * ox_transpose composes them, so that a chain of thousands stays one
+     * deep for ox_type and ox_node_of, which follow it by recursion. */
+    ox_value *src = ox_in(cx, 0), *inner;
+    int64_t p[BYOC_MAX_RANK], composed[BYOC_MAX_RANK];
+    int irank;
+    if (ox_pending_transpose(src, &inner, p, &irank) && irank == (int)n) {
+        bool identity = true;
+        for (size_t k = 0; k < n; k++) {
+            composed[k] = p[perm[k]];
+            identity = identity && composed[k] == (int64_t)k;
+        }
+        if (identity) {
+            ox_alias(cx, 0, inner);
+            return 0;
+        }
+        src = inner;
+        perm = composed;
+    }
+    ox_define_transpose(cx, 0, src, perm, (int)n);
     return 0;
 }
 
@@ -2336,13 +2355,27 @@ static bool sym_op(int op, bool sx, int64_t x, bool sy, int64_t y, int64_t *r, b
         *r = 0;
         return true;
     }
-    /* A size is never negative: d >= 0 and d < 0 are sure. */
-    if (sx && !sy && y == 0 && (op == F_GE || op == F_LT)) {
+    /* A size is never negative: d >= 0 and d < 0 are sure.  Not so an
+     * element made unknown by arithmetic (d - 5, -d). */
+    if (sx && !sy && x != BYOC_DIM_UNKNOWN && y == 0 && (op == F_GE || op == F_LT)) {
         *rsym = false;
         *r = op == F_GE;
         return true;
     }
     return false;
+}
+
+/* v converted to the integer type dt, wrapped to its width as Cast wraps
+ * (300 as uint8 is 44). */
+static int64_t wrap_int(byoc_dtype dt, int64_t v)
+{
+    int bits = byoc_dtype_bits(dt);
+    if (bits >= 64)
+        return v;
+    uint64_t mask = (UINT64_C(1) << bits) - 1, u = (uint64_t)v & mask;
+    if (byoc_dtype_class(dt) == 'u' || !(u >> (bits - 1)))
+        return (int64_t)u;
+    return -(int64_t)(mask - u) - 1;
 }
 
 static ox_tensor *fold_binary(ox_cx *cx, int op)
@@ -2394,8 +2427,8 @@ static ox_tensor *fold_binary(ox_cx *cx, int op)
             }
             continue;
         }
-        if (!int_op(op, x, y, fm != 0, &r))
-            return NULL;
+        if (!int_op(op, x, y, fm != 0, &r) || (!logic && wrap_int(dt, r) != r))
+            return NULL;        /* overflows int64, or the inputs' type */
         ((int64_t *)out->i)[k] = r;
     }
     return out;
@@ -2436,7 +2469,9 @@ static ox_tensor *fold_unary(ox_cx *cx, const char *op)
     return out;
 }
 
-/* Cast between integer, bool and float elements. */
+/* Cast between integer, bool and float elements.  A dimension stays itself
+ * as an integer of 32 bits or more; as a bool (d != 0) or a narrower
+ * integer it is unknown. */
 static ox_tensor *fold_cast(ox_cx *cx)
 {
     const ox_tensor *x = known_any(cx, 0);
@@ -2451,7 +2486,7 @@ static ox_tensor *fold_cast(ox_cx *cx)
     ox_tensor *out = new_tensor(cx, (byoc_dtype)dt, x->type.rank, x->type.dims, x->n, flt);
     for (size_t k = 0; out && k < x->n; k++) {
         if (SYM(x, k)) {
-            if (flt)
+            if (flt || dt == BYOC_DT_BOOL || byoc_dtype_bits((byoc_dtype)dt) < 32)
                 set_unknown(out, k);
             else
                 copy_elem(out, k, x, k);
@@ -2465,9 +2500,9 @@ static ox_tensor *fold_cast(ox_cx *cx)
             double v = x->f[k];
             if (!(v > -9.2e18 && v < 9.2e18))
                 return NULL;
-            ((int64_t *)out->i)[k] = (int64_t)v;
+            ((int64_t *)out->i)[k] = wrap_int((byoc_dtype)dt, (int64_t)v);
         } else {
-            ((int64_t *)out->i)[k] = x->i[k];
+            ((int64_t *)out->i)[k] = wrap_int((byoc_dtype)dt, x->i[k]);
         }
     }
     return out;
@@ -2528,7 +2563,7 @@ static ox_tensor *fold_constant_of_shape(ox_cx *cx)
         return NULL;
     size_t n = 1;
     for (size_t k = 0; k < sh->n; k++)
-        if (sh->i[k] < 0 || (n *= (size_t)sh->i[k]) > OX_FOLD_MAX)
+        if (sh->i[k] < 0 || __builtin_mul_overflow(n, (size_t)sh->i[k], &n) || n > OX_FOLD_MAX)
             return NULL;
     out = new_tensor(cx, dt, (int)sh->n, sh->i, n, flt);
     for (size_t k = 0; out && k < n; k++) {
@@ -2547,7 +2582,7 @@ static ox_tensor *fold_range(ox_cx *cx)
         || d->i[0] == 0)
         return NULL;
     int64_t start = s->i[0], limit = l->i[0], delta = d->i[0], span;
-    if (__builtin_sub_overflow(limit, start, &span))
+    if (__builtin_sub_overflow(limit, start, &span) || (span == INT64_MIN && delta == -1))
         return NULL;
     int64_t n = span / delta + (span % delta != 0);
     n = n < 0 ? 0 : n;
@@ -2575,7 +2610,7 @@ static ox_tensor *fold_expand(ox_cx *cx, const ox_tensor *x)
         return NULL;
     size_t n = 1;
     for (int k = 0; k < rank; k++)
-        if ((n *= (size_t)dims[k]) > OX_FOLD_MAX)
+        if (__builtin_mul_overflow(n, (size_t)dims[k], &n) || n > OX_FOLD_MAX)
             return NULL;
     ox_tensor *out = new_tensor(cx, x->type.dtype, rank, dims, n, x->f != NULL);
     for (size_t k = 0; out && k < n; k++)
@@ -2770,7 +2805,13 @@ static bool sym_slice(ox_cx *cx, byoc_tensor_type *out)
             out->dims[a] = d;           /* [0, end of axis): the whole axis */
         else if (SYM(st, k) || SYM(en, k) || d < 0)
             out->dims[a] = BYOC_DIM_UNKNOWN;
-        /* else all known: the converter did not give up on this axis */
+        else if (step == 0 || step == INT64_MIN)
+            return false;
+        else {
+            /* All known: the converter gave up on another axis. */
+            int64_t begin = st->i[k];
+            out->dims[a] = slice_range(d, &begin, en->i[k], step);
+        }
     }
     return true;
 }

@@ -329,6 +329,25 @@ static int read_qparam(ox_cx *cx, int si, int zi, int rank, int64_t axis_attr, q
     return 0;
 }
 
+/* A per-axis scale holds one value per index of its axis in x, and so does
+ * its zero point (or one value for all); the model's error otherwise, which
+ * qnn.quantize and qnn.dequantize would not see. */
+static int check_axis_len(ox_cx *cx, const byoc_tensor_type *xt, const qparam *q, int si, int zi)
+{
+    if (q->axis < 0 || q->axis >= xt->rank || xt->dims[q->axis] < 0)
+        return 0;
+    for (int i = 0; i < 2; i++) {
+        ox_value *v = ox_in(cx, i ? zi : si);
+        byoc_tensor_type t = v ? ox_type(cx, v) : (byoc_tensor_type){BYOC_DT_VOID, -1, {0}};
+        if (t.rank == 1 && t.dims[0] >= 0 && t.dims[0] != xt->dims[q->axis]
+            && (i == 0 || t.dims[0] != 1))
+            return ox_fail(cx, "the %s holds %lld values for the %lld of axis %lld",
+                           i ? "zero point" : "scale", (long long)t.dims[0],
+                           (long long)xt->dims[q->axis], (long long)q->axis);
+    }
+    return 0;
+}
+
 /* Do two scales hold the same numbers? */
 static bool same_scale(ox_cx *cx, const qparam *a, const qparam *b)
 {
@@ -1160,6 +1179,7 @@ int ox_conv_quantize(ox_cx *cx)
     qparam oq;
     if ((rc = read_qparam(cx, 1, 2, xt.rank, axis, &oq)) != 0)
         return rc;
+    TRY(check_axis_len(cx, &xt, &oq, 1, 2));
     const pend *p = pend_of(x);
     if (p && (rc = quantize_pend(cx, p, &oq, dt)) != OX_QDQ_NONE)
         return rc;
@@ -1193,6 +1213,7 @@ int ox_conv_dequantize(ox_cx *cx)
     int rc = read_qparam(cx, 1, 2, xt.rank, axis, &q);
     if (rc != 0)
         return rc;
+    TRY(check_axis_len(cx, &xt, &q, 1, 2));
     /* An NHWC tensor (quantized_nhwc) stays NHWC under the dequantize. */
     const pend *t = pend_of(x);
     if (t && t->kind == P_T) {

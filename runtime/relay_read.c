@@ -915,6 +915,17 @@ static int eval_main(relay_reader *r)
     bx_hash_init(&s.names);
     s.prefix = "";
     int out = -1;
+    /* The shapes given for the parameters first, so that a name one binds
+     * is its size in the parameters before it too. */
+    for (const relay_item *p = main_fn->header; p; p = p->next)
+        if (p->param && p->type && p->type->nfields < 0 && !p->type->is_fn) {
+            byoc_tensor_type t = p->type->t;
+            byoc_error e;
+            if (bx_graph_input_type(r->g, p->param + 1, &t, &e) < 0) {
+                graph_error(r, &e, p->line, p->col);
+                goto out;
+            }
+        }
     for (const relay_item *p = main_fn->header; p; p = p->next)
         if (p->param) {
             if (bx_hash_get(&s.names, p->param)) {

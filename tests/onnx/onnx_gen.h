@@ -12,6 +12,8 @@
  *                    input shapes and no value_info, so the reader must
  *                    know each Shape's input type from inference to fold
  *                    the chain away.
+ *   gen_unary_chain(op, n) - n Identity or Transpose nodes ([1, 0]) in a
+ *                    line from a [2, 3] input, then a Relu.
  *
  * Header-only (static functions; the generators inline, so that a program
  * may use either); the caller compiles runtime/onnx.pb-c.c.
@@ -19,6 +21,7 @@
 #ifndef BYOC_TESTS_ONNX_GEN_H
 #define BYOC_TESTS_ONNX_GEN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -311,6 +314,31 @@ static inline uint8_t *gen_chains(int layers, size_t *size)
 #undef V
     }
     g.outputs[0] = gen_value(&g, x, xd, 3);
+    g.graph.n_output = 1;
+    uint8_t *buf = gen_pack(&g, size);
+    gen_free(&g);
+    return buf;
+}
+
+static inline uint8_t *gen_unary_chain(const char *op, int n, size_t *size)
+{
+    gen g;
+    gen_init(&g, 13);
+    bool swap = !strcmp(op, "Transpose") && n % 2;
+    int64_t dims[2] = {2, 3}, out[2] = {swap ? 3 : 2, swap ? 2 : 3}, perm[2] = {1, 0};
+    g.inputs[0] = gen_value(&g, "v0", dims, 2);
+    g.graph.n_input = 1;
+    for (int i = 0; i < n; i++) {
+        Onnx__NodeProto *t = gen_node(&g, op, 1, 1);
+        t->input[0] = gen_str(&g, "v%d", i);
+        t->output[0] = gen_str(&g, "v%d", i + 1);
+        if (!strcmp(op, "Transpose"))
+            gen_attr_ints(&g, t, "perm", perm, 2);
+    }
+    Onnx__NodeProto *r = gen_node(&g, "Relu", 1, 1);
+    r->input[0] = gen_str(&g, "v%d", n);
+    r->output[0] = "y";
+    g.outputs[0] = gen_value(&g, "y", out, 2);
     g.graph.n_output = 1;
     uint8_t *buf = gen_pack(&g, size);
     gen_free(&g);

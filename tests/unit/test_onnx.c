@@ -572,6 +572,50 @@ START_TEST(dimension_bindings)
     ck_assert_int_eq(count_op(g, "shape_of"), 0);
     byoc_graph_destroy(g);
 
+    /* A name an input's shape binds is its size in the inputs before it
+     * and in a branch's declarations too (they kept 'batch'). */
+    mb_init(&m, 13, 7);
+    mb_input(&m, "y", "float[batch]");
+    mb_input(&m, "x", "float[batch,3]");
+    mb_input(&m, "cond", "bool[]");
+    mb_node(&m, "Relu", "relu", "y", "r");
+    mb_output(&m, "r", "float[batch]");
+    Onnx__NodeProto *n = mb_node(&m, "If", "if", "cond", "z");
+    Onnx__GraphProto *then = mb_graph_attr(&m, n, "then_branch");
+    mb_sub_node(&m, then, "Neg", "neg", "x", "t");
+    mb_sub_output(&m, then, "t", "float[batch,3]");
+    Onnx__GraphProto *els = mb_graph_attr(&m, n, "else_branch");
+    mb_sub_node(&m, els, "Abs", "abs", "x", "e");
+    mb_sub_output(&m, els, "e", "float[batch,3]");
+    mb_output(&m, "z", "float[batch,3]");
+    byoc_input_shape xs[] = {{"x", 2, {2, 3}}};
+    byoc_read_options o3 = {.shapes = xs, .nshapes = 1};
+    g = read_with(&m, &o3);
+    ck_assert_msg(g != NULL, "%s", err.msg);
+    ck_assert_str_eq(type_text(g, find_op(g, "nn.relu")), "Tensor[(2,), float32]");
+    int host = find_op(g, "If");
+    for (int b = 0; b < 2; b++) {
+        const byoc_graph *sub = byoc_node_subgraph(g, host, b);
+        ck_assert_str_eq(output_type(sub), "Tensor[(2, 3), float32]");
+    }
+    byoc_graph_destroy(g);
+
+    /* IR 3 lists an initializer as an input too; a --dim naming its
+     * declared size is not a shape given for it ("--input-shape w: 'w' is
+     * an initializer"). */
+    mb_init(&m, 13, 3);
+    mb_input(&m, "x", "float[batch]");
+    mb_weight(&m, "w", "float[2]");
+    mb_input(&m, "w", "float[batch]");
+    mb_node(&m, "Add", "add", "x,w", "y");
+    mb_output(&m, "y", "float[batch]");
+    byoc_dim_binding bd[] = {{"batch", 2}};
+    byoc_read_options o4 = {.dims = bd, .ndims = 1};
+    g = read_with(&m, &o4);
+    ck_assert_msg(g != NULL, "%s", err.msg);
+    ck_assert_str_eq(output_type(g), "Tensor[(2,), float32]");
+    byoc_graph_destroy(g);
+
     /* Mistakes are errors that say what is wrong. */
     static const struct {
         byoc_dim_binding dim;
@@ -1098,6 +1142,24 @@ START_TEST(if_branch_that_cannot_be_read_is_left_out)
                               "read with these shapes: then_branch: node 'mm' (LSTM)"));
         byoc_graph_destroy(g);
     }
+
+    /* A cycle in a branch is its structure, not its shapes: an error. */
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2]");
+    mb_input(&m, "cond", "bool[]");
+    Onnx__NodeProto *n = mb_node(&m, "If", "if", "cond", "y");
+    Onnx__GraphProto *then = mb_graph_attr(&m, n, "then_branch");
+    mb_sub_node(&m, then, "Add", "add", "x,b", "a");
+    mb_sub_node(&m, then, "Relu", "relu", "a", "b");
+    mb_sub_output(&m, then, "a", "float[2]");
+    Onnx__GraphProto *els = mb_graph_attr(&m, n, "else_branch");
+    mb_sub_node(&m, els, "Neg", "neg", "x", "e");
+    mb_sub_output(&m, els, "e", "float[2]");
+    mb_output(&m, "y", "float[2]");
+    const char *msg = read_error(&m);
+    ck_assert_msg(strstr(msg, "then_branch: node 'add' (Add) is part of a cycle") != NULL, "%s",
+                  msg);
 }
 END_TEST
 
@@ -1241,6 +1303,35 @@ END_TEST
  * shape)), Mod and Div for window padding, Min, Neg, Range, and a chain
  * Shape -> Gather -> Concat -> Reshape; a Reshape whose target has two
  * free dimensions that are not the input's stays opaque, typed. */
+/* A converter may define a shape known in part as another value (an
+ * Identity, an Expand to the shape it has) or as a pending transpose; when
+ * run time needs it, that is its node ('v': its node was not built). */
+START_TEST(free_dimension_shapes_passed_through)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[N,3]");
+    mb_node(&m, "Shape", "shape", "x", "s");
+    mb_node(&m, "Identity", "id", "s", "v");
+    mb_output(&m, "v", "int64[2]");
+    mb_node(&m, "Transpose", "tr", "s", "t");
+    Onnx__NodeProto *cast = mb_node(&m, "Cast", "tofloat", "t", "tf");
+    attr_int(&m, cast, "to", 1);
+    mb_node(&m, "Relu", "relu", "tf", "r");
+    mb_output(&m, "r", "float[2]");
+    mb_ints(&m, "two", 1, 2);
+    mb_node(&m, "Expand", "same", "s,two", "e");
+    mb_node(&m, "Neg", "neg", "e", "y");
+    mb_output(&m, "y", "int64[2]");
+    byoc_graph *g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "shape_of"), 1);
+    ck_assert_int_eq(count_op(g, "transpose"), 1);
+    ck_assert_str_eq(type_text(g, find_op(g, "nn.relu")), "Tensor[(2,), float32]");
+    ck_assert_str_eq(type_text(g, find_op(g, "negative")), "Tensor[(2,), int64]");
+    byoc_graph_destroy(g);
+}
+END_TEST
+
 START_TEST(constant_arithmetic_folds)
 {
     mb m;
@@ -1305,6 +1396,119 @@ START_TEST(constant_arithmetic_folds)
     ck_assert(byoc_node_is_opaque(g, y));
     ck_assert_str_eq(type_text(g, y), "Tensor[(seq, batch, 768), float32]");
     ck_assert(has_note(g, "computed at run time from several free dimensions"));
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+/* Folding stops where the arithmetic has no result of its type: Range's
+ * length (INT64_MIN - 0) / -1 divided on the machine was SIGFPE. */
+START_TEST(folds_stop_where_arithmetic_overflows)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_ints(&m, "start", 1, 0);
+    mb_ints(&m, "limit", 1, 0)->int64_data[0] = INT64_MIN;
+    mb_ints(&m, "delta", 1, -1);
+    mb_node(&m, "Range", "r", "start,limit,delta", "y");
+    mb_output(&m, "y", "int64[?]");
+    byoc_graph *g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "arange"), 1);
+    ck_assert_int_eq(byoc_graph_folded_count(g), 0);
+    byoc_graph_destroy(g);
+
+    /* A shape of [4, 2^62] has 2^64 elements, not the 0 that a size_t
+     * product wraps to: its ConstantOfShape and Expand are not folded,
+     * nor is a Reshape of them to [-1] (which folded to an empty tensor). */
+    mb_init(&m, 13, 7);
+    mb_ints(&m, "huge", 2, 4, 0)->int64_data[1] = INT64_C(1) << 62;
+    mb_ints(&m, "flat", 1, -1);
+    mb_ints(&m, "one", 1, 1);
+    mb_node(&m, "ConstantOfShape", "cos", "huge", "c");
+    mb_node(&m, "Reshape", "r1", "c,flat", "y1");
+    mb_output(&m, "y1", "float[?]");
+    mb_node(&m, "Expand", "ex", "one,huge", "e");
+    mb_node(&m, "Reshape", "r2", "e,flat", "y2");
+    mb_output(&m, "y2", "int64[?]");
+    g = read_ok(&m);
+    ck_assert_int_eq(byoc_graph_folded_count(g), 0);
+    ck_assert_int_eq(count_op(g, "full"), 1);
+    ck_assert_int_eq(count_op(g, "broadcast_to"), 1);
+    ck_assert_int_eq(count_op(g, "reshape"), 2);
+    byoc_graph_destroy(g);
+
+    /* INT32_MAX + 1 overflows int32: an add at run time. */
+    mb_init(&m, 13, 7);
+    Onnx__TensorProto *a = mb_weight(&m, "a", "int32[1]");
+    a->int32_data = mb_alloc(&m, sizeof(int32_t));
+    a->int32_data[0] = INT32_MAX;
+    a->n_int32_data = 1;
+    Onnx__TensorProto *b = mb_weight(&m, "b", "int32[1]");
+    b->int32_data = mb_alloc(&m, sizeof(int32_t));
+    b->int32_data[0] = 1;
+    b->n_int32_data = 1;
+    mb_node(&m, "Add", "add", "a,b", "y");
+    mb_output(&m, "y", "int32[1]");
+    g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "add"), 1);
+    ck_assert_int_eq(byoc_graph_folded_count(g), 0);
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+/* What folding cannot know it leaves to run time: (seq - 5) >= 0 is not
+ * sure as seq >= 0 is, and a dimension cast to bool is d != 0, not d.
+ * Known values are cast as Cast does: 300 as uint8 is 44. */
+START_TEST(folds_are_not_guesses)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[seq]");
+    mb_node(&m, "Shape", "shape", "x", "s");
+    mb_ints(&m, "five", 1, 5);
+    mb_ints(&m, "zero", 1, 0);
+    mb_node(&m, "Sub", "sub", "s,five", "d");
+    mb_node(&m, "GreaterOrEqual", "ge", "d,zero", "c");
+    Onnx__NodeProto *n = mb_node(&m, "Cast", "c2i", "c", "ci");
+    attr_int(&m, n, "to", 7);
+    mb_node(&m, "ConstantOfShape", "cos", "ci", "y1");
+    mb_output(&m, "y1", "float[?]");
+    n = mb_node(&m, "Cast", "tobool", "s", "b");
+    attr_int(&m, n, "to", 9);
+    n = mb_node(&m, "Cast", "toint", "b", "bi");
+    attr_int(&m, n, "to", 7);
+    mb_node(&m, "ConstantOfShape", "cos2", "bi", "y2");
+    mb_output(&m, "y2", "float[?]");
+    mb_ints(&m, "big", 1, 300);
+    n = mb_node(&m, "Cast", "tou8", "big", "b8");
+    attr_int(&m, n, "to", 2);
+    n = mb_node(&m, "Cast", "back", "b8", "b64");
+    attr_int(&m, n, "to", 7);
+    mb_node(&m, "ConstantOfShape", "cos3", "b64", "y3");
+    mb_output(&m, "y3", "float[44]");
+    byoc_graph *g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "greater_equal"), 1);
+    ck_assert_str_eq(type_text(g, find_name(g, "y1")), "Tensor[(?,), float32]");
+    ck_assert_str_eq(type_text(g, find_name(g, "y2")), "Tensor[(?,), float32]");
+    ck_assert_str_eq(type_text(g, find_name(g, "y3")), "Tensor[(44,), float32]");
+    byoc_graph_destroy(g);
+
+    /* A Slice whose ends hold a free dimension stays opaque; the axis it
+     * cuts by known bounds, [1, 3), is 2 long (it was typed as the input's
+     * 10). */
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[N,10]");
+    mb_node(&m, "Shape", "shape", "x", "s");
+    mb_ints(&m, "i0", 1, 0);
+    mb_node(&m, "Gather", "g", "s,i0", "n");
+    mb_ints(&m, "three", 1, 3);
+    n = mb_node(&m, "Concat", "cat", "n,three", "ends");
+    attr_int(&m, n, "axis", 0);
+    mb_ints(&m, "starts", 2, 0, 1);
+    mb_ints(&m, "axes", 2, 0, 1);
+    mb_node(&m, "Slice", "cut", "x,starts,ends,axes", "y");
+    mb_output(&m, "y", "float[N,?]");
+    g = read_ok(&m);
+    ck_assert_str_eq(output_type(g), "Tensor[(N, 2), float32]");
     byoc_graph_destroy(g);
 }
 END_TEST
@@ -1582,6 +1786,44 @@ START_TEST(concat_of_300_inputs)
 }
 END_TEST
 
+/* Long lines of Transposes and Identities read in linear time and
+ * without recursion: a Transpose of a held-back transpose is one composed
+ * transpose (20,001 of [1, 0] are one; 10,000 recursed ox_node_of out of an
+ * 8 MB stack), and an Identity's alias is resolved when made (a line of
+ * 100,000 took 48 s). */
+START_TEST(long_lines_are_not_recursed)
+{
+    size_t size;
+    uint8_t *buf = gen_unary_chain("Transpose", 20001, &size);
+    byoc_graph *g = read_generated(buf, size);
+    ck_assert_int_eq(count_op(g, "transpose"), 1);
+    ck_assert_str_eq(output_type(g), "Tensor[(3, 2), float32]");
+    byoc_graph_destroy(g);
+    buf = gen_unary_chain("Identity", 20000, &size);
+    g = read_generated(buf, size);
+    ck_assert_int_eq(count_calls(g), 1);
+    ck_assert_str_eq(output_type(g), "Tensor[(2, 3), float32]");
+    byoc_graph_destroy(g);
+
+    /* [2, 3, 4] by [1, 0, 2] and then [0, 2, 1]: one transpose, axes
+     * [1, 2, 0]. */
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2,3,4]");
+    Onnx__NodeProto *t = mb_node(&m, "Transpose", "t1", "x", "a");
+    attr_ints(&m, t, "perm", 3, 1, 0, 2);
+    t = mb_node(&m, "Transpose", "t2", "a", "b");
+    attr_ints(&m, t, "perm", 3, 0, 2, 1);
+    mb_node(&m, "Relu", "relu", "b", "y");
+    mb_output(&m, "y", "float[3,4,2]");
+    g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "transpose"), 1);
+    ck_assert_str_eq(attr_text(g, find_op(g, "transpose"), "axes"), "[1, 2, 0]");
+    ck_assert_str_eq(output_type(g), "Tensor[(3, 4, 2), float32]");
+    byoc_graph_destroy(g);
+}
+END_TEST
+
 /* The shape chains of every layer fold away, and inference types each
  * node once however many layers: loading is linear in the model.  A
  * second, whole-graph inference finds every type the same. */
@@ -1624,6 +1866,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(core, available);
     tcase_add_test(core, concat_of_300_inputs);
     tcase_add_test(core, shape_chains_are_inferred_once);
+    tcase_add_test(core, long_lines_are_not_recursed);
     tcase_add_test(core, conv_bias_relu);
     tcase_add_test(core, conv_auto_pad_and_groups);
     tcase_add_test(core, gemm);
@@ -1644,6 +1887,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(core, pools_concat_flatten);
     tcase_add_test(core, shape_arithmetic_folds);
     tcase_add_test(core, free_dimensions_flow_through_shape_arithmetic);
+    tcase_add_test(core, free_dimension_shapes_passed_through);
     tcase_add_test(core, constant_arithmetic_folds);
     tcase_add_test(core, free_dimensions_reach_subgraphs);
     tcase_add_test(core, torch_pad_pattern_folds);
@@ -1652,6 +1896,8 @@ static Suite *onnx_suite(void)
     tcase_add_test(core, free_dimension_matmuls_stay_typed);
     tcase_add_test(core, free_dimension_resize_stays_typed);
     tcase_add_test(core, free_sequence_lstm_stays_typed);
+    tcase_add_test(core, folds_stop_where_arithmetic_overflows);
+    tcase_add_test(core, folds_are_not_guesses);
     tcase_add_test(core, types_without_value_info);
     tcase_add_test(core, upsample_and_prelu);
     tcase_add_test(core, read_from_file);

@@ -1012,6 +1012,20 @@ START_TEST(einsum)
         byoc_graph_destroy(g);
     }
 
+    /* Operands with no elements: the reshapes to 3-D would read their 0s
+     * as "copy this axis" (they were left untyped). */
+    mb_init(&m, 12, 7);
+    mb_input(&m, "a", "float[0,3]");
+    mb_input(&m, "b", "float[3,0]");
+    n = mb_node(&m, "Einsum", "e", "a,b", "y");
+    attr_string(&m, n, "equation", "ij,jk->ik");
+    mb_output(&m, "y", "float[0,0]");
+    g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "Einsum"), 1);
+    ck_assert_int_eq(count_op(g, "reshape"), 0);
+    ck_assert(has_note(g, "an operand with no elements"));
+    byoc_graph_destroy(g);
+
     mb_init(&m, 12, 7);
     mb_input(&m, "a", "float[2,4]");
     mb_input(&m, "b", "float[5,6]");

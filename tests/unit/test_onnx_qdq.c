@@ -961,6 +961,22 @@ START_TEST(bad_quantization)
     mb_output(&m, "out", "float[1,3]");
     ck_assert_ptr_nonnull(strstr(read_error(&m), "axis 5 is out of range for rank 2"));
 
+    /* A per-axis scale or zero point of the wrong length is the model's
+     * error (it became a qnn.dequantize that no channel count matched). */
+    for (int zp = 0; zp < 2; zp++) {
+        mb_init(&m, 13, 7);
+        mb_input(&m, "x", "int8[1,3]");
+        mb_floats(&m, "s", zp ? 3 : 2, 0.1, 0.2, 0.3);
+        mb_qints(&m, "z", "int8[2]", 2, 0, 0);
+        n = mb_node(&m, "DequantizeLinear", "dq", zp ? "x,s,z" : "x,s", "out");
+        attr_int(&m, n, "axis", 1);
+        mb_output(&m, "out", "float[1,3]");
+        const char *msg = read_error(&m);
+        ck_assert_msg(strstr(msg, zp ? "the zero point holds 2 values for the 3 of axis 1"
+                                     : "the scale holds 2 values for the 3 of axis 1") != NULL,
+                      "%s", msg);
+    }
+
     /* Blocked quantization (opset 21) stays opaque, with the reason. */
     mb_init(&m, 21, 10);
     mb_input(&m, "x", "int8[4,4]");

@@ -864,6 +864,21 @@ START_TEST(dimension_bindings)
     ck_assert_ptr_null(byoc_relay_read_string_with(reg, dyn, strlen(dyn), "t.relay", &bad3, &err));
     byoc_error_format(&err, buf, sizeof buf);
     ck_assert_str_eq(buf, "error: --input-shape: the model has no input 'z'");
+
+    /* A name a later parameter's shape binds is its size in the earlier
+     * parameters too (%y stayed (n, 50) while n was bound to 4). */
+    static const char *two =
+        "#[version = \"0.0.5\"]\n"
+        "def @main(%y: Tensor[(n, 50), float32], %x: Tensor[(n, 50), float32]) {\n"
+        "  add(%x, %y)\n"
+        "}\n";
+    byoc_input_shape xs[] = {{"x", 2, {4, 50}}};
+    byoc_read_options o2 = {.shapes = xs, .nshapes = 1};
+    g = byoc_relay_read_string_with(reg, two, strlen(two), "t.relay", &o2, &err);
+    ck_assert_msg(g != NULL, "%s", err.msg);
+    ck_assert_int_eq(byoc_node_type(g, 0, -1)->dims[0], 4);
+    ck_assert_int_eq(byoc_node_type(g, 1, -1)->dims[0], 4);
+    byoc_graph_destroy(g);
 }
 END_TEST
 
