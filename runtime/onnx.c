@@ -128,6 +128,8 @@ struct ox_reader {
     /* The failure came from converting or typing a subgraph's nodes, not
      * from its structure: a branch that may never run (ox_recover). */
     bool recoverable;
+    int64_t *unrolled;          /* recurrent steps unrolled so far, the main reader's */
+    int64_t unrolled_here;      /* the main reader's count, which unrolled points to */
 };
 
 /* ---- errors ------------------------------------------------------------- */
@@ -197,6 +199,16 @@ int ox_fail(ox_cx *cx, const char *fmt, ...)
     vnode_error(cx->r, cx->node, fmt, ap);
     va_end(ap);
     return -1;
+}
+
+bool ox_unroll_budget(ox_cx *cx, int64_t steps)
+{
+    ox_reader *r = cx->r;
+    int64_t *used = r->unrolled ? r->unrolled : &r->unrolled_here;
+    if (steps < 0 || steps > OX_UNROLL_BUDGET - *used)
+        return false;
+    *used += steps;
+    return true;
 }
 
 int ox_recover(ox_cx *cx, char *buf, size_t size)
@@ -1427,6 +1439,7 @@ static void scope_open(ox_cx *cx, ox_reader *c, byoc_graph *g, const char *attr,
     c->m.opset = r->m.opset;
     scope_enter(c, &c->arena, r, cx->node, attr);
     c->depth = r->depth + 1;
+    c->unrolled = r->unrolled ? r->unrolled : &r->unrolled_here;
 }
 
 static int scope_close(ox_reader *r, ox_reader *c, int rc)

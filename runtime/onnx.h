@@ -257,6 +257,12 @@ int ox_convert_as(ox_cx *cx, const char *op_type, const int *nodes, int n);
  * goes on as if nothing had failed.  -1 when the failure cannot be
  * recovered from (no message: out of memory). */
 int ox_recover(ox_cx *cx, char *buf, size_t size);
+/* Recurrent layers unroll into at most this many time steps per model
+ * (directions counted apart). */
+enum { OX_UNROLL_BUDGET = 32768 };
+/* Take `steps` of the model's unrolling budget; false, taking none, when
+ * fewer are left. */
+bool ox_unroll_budget(ox_cx *cx, int64_t steps);
 /* Fail: "node 'n' (Op): <message>". */
 int ox_fail(ox_cx *cx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Give up on mapping this node (returns 1); the message becomes the note. */

@@ -1482,6 +1482,12 @@ int ox_conv_rnn(ox_cx *cx)
     if (seq > RNN_MAX_STEPS)
         return ox_unsupported(cx, "%lld time steps; byoc unrolls at most %d", (long long)seq,
                               RNN_MAX_STEPS);
+    /* And a budget for the whole model, so that a small file of many
+     * long recurrent layers cannot unroll into millions of nodes. */
+    if (!ox_unroll_budget(cx, seq * nd))
+        return ox_unsupported(cx, "the model's recurrent layers unroll into more than %d steps "
+                                  "in all; byoc unrolls no more",
+                              OX_UNROLL_BUDGET);
     if (ox_in(cx, 4)) {
         byoc_tensor_type lt = type_of(cx, 4);
         bool bad_batch = lt.rank == 1 && lt.dims[0] >= 0 && batch >= 0 && lt.dims[0] != batch;

@@ -2947,6 +2947,8 @@ bool ox_symbolic_type(ox_cx *cx, byoc_tensor_type *out)
         return sym_matmul(cx, out);
     if (!strcmp(op, "Resize"))
         return sym_resize(cx, out);
+    if (!strcmp(op, "LSTM") || !strcmp(op, "GRU") || !strcmp(op, "RNN"))
+        return ox_symbolic_output_type(cx, 0, out);
     return false;
 }
 

@@ -1298,6 +1298,33 @@ START_TEST(free_sequence_lstm_stays_typed)
 }
 END_TEST
 
+/* Recurrent layers unroll into at most OX_UNROLL_BUDGET (32768) steps in
+ * a model: five bidirectional RNNs of 4096 steps are 40960; the first four
+ * unroll, the fifth stays opaque with a note, typed. */
+START_TEST(recurrent_unrolling_has_a_model_budget)
+{
+    mb m;
+    mb_init(&m, 14, 8);
+    mb_input(&m, "x", "float[4096,1,2]");
+    mb_weight(&m, "w", "float[2,2,2]");
+    mb_weight(&m, "r", "float[2,2,2]");
+    char out[16];
+    for (int i = 0; i < 5; i++) {
+        snprintf(out, sizeof out, "y%d", i);
+        Onnx__NodeProto *n = mb_node(&m, "RNN", out, "x,w,r", out);
+        attr_int(&m, n, "hidden_size", 2);
+        attr_string(&m, n, "direction", "bidirectional");
+        mb_output(&m, out, NULL);
+    }
+    byoc_graph *g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "RNN"), 1);
+    ck_assert(has_note(g, "node 'y4' (RNN): kept as an opaque call: the model's recurrent layers "
+                          "unroll into more than 32768 steps in all"));
+    ck_assert_str_eq(type_text(g, find_name(g, "y4")), "Tensor[(4096, 2, 1, 2), float32]");
+    byoc_graph_destroy(g);
+}
+END_TEST
+
 /* Integer and boolean arithmetic on constants folds: the pattern torch
  * writes for Expand's shape (Where(Equal(ConstantOfShape * -1, shape), 1,
  * shape)), Mod and Div for window padding, Min, Neg, Range, and a chain
@@ -1896,6 +1923,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(core, free_dimension_matmuls_stay_typed);
     tcase_add_test(core, free_dimension_resize_stays_typed);
     tcase_add_test(core, free_sequence_lstm_stays_typed);
+    tcase_add_test(core, recurrent_unrolling_has_a_model_budget);
     tcase_add_test(core, folds_stop_where_arithmetic_overflows);
     tcase_add_test(core, folds_are_not_guesses);
     tcase_add_test(core, types_without_value_info);
