@@ -6,6 +6,7 @@ runtime_libbyocutil_la_SOURCES = \
 	runtime/die.c runtime/die.h \
 	runtime/errfmt.h \
 	runtime/error.c \
+	runtime/file.c runtime/file.h \
 	runtime/hash.c runtime/hash.h \
 	runtime/strbuf.c runtime/strbuf.h \
 	runtime/value.c \

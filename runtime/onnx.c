@@ -38,6 +38,7 @@
 #include "arena.h"
 #include "die.h"
 #include "errfmt.h"
+#include "file.h"
 #include "graph_impl.h"
 #include "hash.h"
 #include "onnx.h"
@@ -2298,38 +2299,11 @@ byoc_graph *byoc_onnx_read_bytes_with(const byoc_registry *reg, const void *data
 static byoc_graph *read_file(const byoc_registry *reg, const char *path,
                              const byoc_read_options *opts, byoc_error *err)
 {
-    FILE *f = path ? fopen(path, "rb") : NULL;
-    if (!f) {
-        bx_error_set(err, path ? path : "", 0, 0, "cannot open: %s",
-                     path ? strerror(errno) : "no path");
+    size_t n;
+    char *buf = bx_read_file(path, &n, err);
+    if (!buf)
         return NULL;
-    }
-    size_t cap = 1 << 16, n = 0, got;
-    unsigned char *buf = malloc(cap);
-    if (!buf) {
-        fclose(f);
-        bx_oom();
-    }
-    while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            unsigned char *nb = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                bx_oom();
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    byoc_graph *g = NULL;
-    if (bad)
-        bx_error_set(err, path, 0, 0, "cannot read the file");
-    else
-        g = read_bytes(reg, buf, n, path, opts, err);
+    byoc_graph *g = read_bytes(reg, buf, n, path, opts, err);
     free(buf);
     return g;
 }

@@ -28,6 +28,7 @@
 
 #include "die.h"
 #include "errfmt.h"
+#include "file.h"
 #include "graph_impl.h"
 #include "relay_read.h"
 
@@ -1033,38 +1034,10 @@ byoc_graph *byoc_relay_read_string(const byoc_registry *reg, const char *text, s
 static byoc_graph *read_file(const byoc_registry *reg, const char *path,
                              const byoc_read_options *opts, byoc_error *err)
 {
-    FILE *f = path ? fopen(path, "rb") : NULL;
-    if (!f) {
-        bx_error_set(err, path ? path : "", 0, 0, "cannot open: %s",
-                     path ? strerror(errno) : "no path");
+    size_t n;
+    char *buf = bx_read_file(path, &n, err);
+    if (!buf)
         return NULL;
-    }
-    size_t cap = 1 << 16, n = 0, got;
-    char *buf = malloc(cap);
-    if (!buf) {
-        fclose(f);
-        bx_oom();
-    }
-    while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            char *nb = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                bx_oom();
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        bx_error_set(err, path, 0, 0, "cannot read the file");
-        return NULL;
-    }
     byoc_graph *g = read_text(reg, buf, n, path, opts, err);
     free(buf);
     return g;
