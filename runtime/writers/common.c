@@ -83,15 +83,44 @@ int bx_result_check(const byoc_result *r, byoc_error *err)
     return 0;
 }
 
-void bx_put_node_label(bx_strbuf *b, const byoc_graph *g, int node)
+void bx_put_node_label(bx_strbuf *b, const byoc_graph *g, int node, unsigned flags)
 {
     const char *s = byoc_node_name(g, node);
     if (!s || !*s)
         bx_sb_printf(b, "#%d", node);
-    else if (s[0] == '%' || byoc_node_kind_of(g, node) == BYOC_N_CONST)
+    else if (s[0] == '%' || ((flags & BX_LABEL_BARE_GLOBAL) && s[0] == '@')
+             || ((flags & BX_LABEL_BARE_CONST) && byoc_node_kind_of(g, node) == BYOC_N_CONST))
         bx_sb_printf(b, "%s", s);
     else
         bx_sb_printf(b, "%%%s", s);
+}
+
+/* Every kind once, by name and as a sentence says it; a call is its op. */
+static const struct {
+    const char *name, *what;
+} node_kinds[] = {
+    [BYOC_N_INPUT] = {"input", "an input"},
+    [BYOC_N_CONST] = {"constant", "a constant"},
+    [BYOC_N_CALL] = {"call", NULL},
+    [BYOC_N_TUPLE] = {"tuple", "a tuple"},
+    [BYOC_N_PROJ] = {"projection", "a projection"},
+};
+
+const char *bx_node_kind_name(byoc_node_kind k)
+{
+    if ((unsigned)k >= sizeof node_kinds / sizeof node_kinds[0])
+        return "?";
+    return node_kinds[k].name;
+}
+
+const char *bx_node_what(const byoc_graph *g, int node)
+{
+    byoc_node_kind k = byoc_node_kind_of(g, node);
+    if (k == BYOC_N_CALL)
+        return byoc_node_op_name(g, node);
+    if ((unsigned)k >= sizeof node_kinds / sizeof node_kinds[0])
+        return "?";
+    return node_kinds[k].what;
 }
 
 int bx_utf8_len(const unsigned char *s)

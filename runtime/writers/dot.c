@@ -83,7 +83,7 @@ static void dot_node(const byoc_graph *g, FILE *f, int x, int indent)
 {
     bx_strbuf b = {0};
     char shape[32];
-    bx_put_node_label(&b, g, x);
+    bx_put_node_label(&b, g, x, BX_LABEL_BARE_CONST);
     fprintf(f, "%*sn%d [label=\"", indent, "", x);
     switch (byoc_node_kind_of(g, x)) {
     case BYOC_N_INPUT:

@@ -81,18 +81,6 @@ static void json_type(FILE *f, const byoc_graph *g, int node)
     free(s);
 }
 
-static const char *kind_name(byoc_node_kind k)
-{
-    switch (k) {
-    case BYOC_N_INPUT: return "input";
-    case BYOC_N_CONST: return "constant";
-    case BYOC_N_CALL: return "call";
-    case BYOC_N_TUPLE: return "tuple";
-    case BYOC_N_PROJ: return "projection";
-    }
-    return "?";
-}
-
 static void json_targets(const byoc_result *r, FILE *f)
 {
     const byoc_registry *reg = byoc_graph_registry(r->graph);
@@ -155,7 +143,7 @@ static void json_nodes(const byoc_result *r, FILE *f)
     for (int i = 0; i < n; i++) {
         fprintf(f, "%s\n    {\"id\": %d, \"name\": ", i ? "," : "", i);
         json_str(f, byoc_node_name(g, i));
-        fprintf(f, ", \"kind\": \"%s\", \"op\": ", kind_name(byoc_node_kind_of(g, i)));
+        fprintf(f, ", \"kind\": \"%s\", \"op\": ", bx_node_kind_name(byoc_node_kind_of(g, i)));
         json_str(f, byoc_node_op_name(g, i));
         fputs(", \"type\": ", f);
         json_type(f, g, i);

@@ -589,7 +589,7 @@ static int main_units(rw *w, unit *units, byoc_error *err)
             continue;
         if (byoc_node_kind_of(w->g, x) == BYOC_N_CALL) {
             bx_strbuf b = {0};
-            bx_put_node_label(&b, w->g, x);
+            bx_put_node_label(&b, w->g, x, BX_LABEL_BARE_CONST);
             bx_error_set(err, NULL, 0, 0, "call %s (%s) is in no partition", bx_sb_str(&b),
                          byoc_node_op_name(w->g, x));
             bx_sb_free(&b);

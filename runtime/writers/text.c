@@ -177,7 +177,7 @@ static void put_names(bx_strbuf *out, const byoc_graph *g, const byoc_partition 
             bx_sb_printf(&b, "%%%ld..%%%ld", v, v + (j - i - 1));
         } else {
             j = i + 1;
-            bx_put_node_label(&b, g, P->nodes[i]);
+            bx_put_node_label(&b, g, P->nodes[i], BX_LABEL_BARE_CONST);
         }
         items[n++] = dup_str(bx_sb_str(&b));
         i = j;

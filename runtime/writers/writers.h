@@ -1,7 +1,7 @@
 /* The writers of a partitioning: one file per output format, all behind the
  * public functions of <byoc/partition.h> (byoc_result_write_text, _json,
- * _relay, _dot), and what they share.  Internal (bx_ prefix).  One section
- * per file, as chibicc's header has. */
+ * _relay, _dot), and what they share - with explain.c too, for the node
+ * labels and kind names.  Internal (bx_ prefix).  One section per file. */
 #ifndef BX_WRITERS_H
 #define BX_WRITERS_H
 
@@ -44,8 +44,24 @@ const char *bx_device_name(const byoc_device_decl *d);
 bool bx_target_native(const byoc_result *r, const byoc_target_decl *t);
 
 /* How a node is shown to a user, appended to b: its name from the source
- * (%5, %data, an ONNX tensor name with a % before it), else #id. */
-void bx_put_node_label(bx_strbuf *b, const byoc_graph *g, int node);
+ * (%5, %data, an ONNX tensor name with a % before it), else #id; explain.c
+ * shows nodes with it too.  The writers and explain have always differed
+ * in two cases, which these flags keep, so that no output changes (a
+ * constant is meta[relay.Constant][0] in a table, %meta[relay.Constant][0]
+ * in an explanation): */
+enum {
+    BX_LABEL_BARE_CONST = 1,  /* a constant's name as it is (the writers) */
+    BX_LABEL_BARE_GLOBAL = 2, /* a name with an @ before it as it is (explain) */
+};
+void bx_put_node_label(bx_strbuf *b, const byoc_graph *g, int node, unsigned flags);
+
+/* A node kind's name, as the JSON output gives it: "input", "constant",
+ * "call", "tuple", "projection". */
+const char *bx_node_kind_name(byoc_node_kind k);
+
+/* What a node is, for a sentence: "an input", "a constant", "a tuple",
+ * "a projection", or a call's op. */
+const char *bx_node_what(const byoc_graph *g, int node);
 
 /* Length of the valid UTF-8 sequence at s, or 0 when it is not one. */
 int bx_utf8_len(const unsigned char *s);
