@@ -28,31 +28,22 @@
 #include "errfmt.h"
 #include "match.h"
 #include "partition_impl.h"
+#include "strbuf.h"
+#include "writers/writers.h"
 
 /* At most this many patterns are explained per target, the rest counted,
  * unless the targets were named (then every one). */
 #define MAX_PATTERNS_SHOWN 6
 
+/* A node's label (writers.h) in buf: explain lays its lines out in fixed
+ * buffers, where a long name is cut. */
 static const char *node_label(const byoc_graph *g, int n, char *buf, size_t size)
 {
-    const char *name = byoc_node_name(g, n);
-    if (name && *name)
-        snprintf(buf, size, "%s%s", name[0] == '%' || name[0] == '@' ? "" : "%", name);
-    else
-        snprintf(buf, size, "#%d", n);
+    bx_strbuf b = {0};
+    bx_put_node_label(&b, g, n, BX_LABEL_BARE_GLOBAL);
+    snprintf(buf, size, "%s", bx_sb_str(&b));
+    bx_sb_free(&b);
     return buf;
-}
-
-static const char *node_what(const byoc_graph *g, int n)
-{
-    switch (byoc_node_kind_of(g, n)) {
-    case BYOC_N_INPUT: return "an input";
-    case BYOC_N_CONST: return "a constant";
-    case BYOC_N_TUPLE: return "a tuple";
-    case BYOC_N_PROJ: return "a projection";
-    case BYOC_N_CALL: return byoc_node_op_name(g, n);
-    }
-    return "?";
 }
 
 static bool pattern_names_op(const byoc_pattern_decl *p, const char *op)
@@ -156,7 +147,7 @@ static void print_values(FILE *f, const byoc_graph *g, const byoc_pattern_decl *
             byoc_value_format(cv, cval + 3, sizeof cval - 3);
         }
         fprintf(f, "%s%s = %s (%s%s%s%s)", first ? "; it saw " : ", ", name,
-                node_label(g, v, lab, sizeof lab), node_what(g, v), *ty ? ": " : "", ty, cval);
+                node_label(g, v, lab, sizeof lab), bx_node_what(g, v), *ty ? ": " : "", ty, cval);
         first = false;
         if (byoc_node_kind_of(g, v) != BYOC_N_CALL)
             continue;
@@ -256,7 +247,7 @@ static void print_mismatch(FILE *f, const byoc_graph *g, const byoc_pattern_decl
     node_label(g, w->node, lab, sizeof lab);
     switch (w->kind) {
     case BX_MISMATCH_OP:
-        fprintf(f, "%s is %s, the pattern wants ", lab, node_what(g, w->node));
+        fprintf(f, "%s is %s, the pattern wants ", lab, bx_node_what(g, w->node));
         print_ops(f, pn);
         break;
     case BX_MISMATCH_ARITY:
@@ -276,17 +267,17 @@ static void print_mismatch(FILE *f, const byoc_graph *g, const byoc_pattern_decl
     }
     case BX_MISMATCH_CONST:
         if (byoc_node_kind_of(g, w->node) != BYOC_N_CONST)
-            fprintf(f, "%s is %s, the pattern wants a constant", lab, node_what(g, w->node));
+            fprintf(f, "%s is %s, the pattern wants a constant", lab, bx_node_what(g, w->node));
         else
             fprintf(f, "%s is a constant of another value or dtype than the pattern's", lab);
         break;
     case BX_MISMATCH_TUPLE:
-        fprintf(f, "%s is %s, the pattern wants a tuple", lab, node_what(g, w->node));
+        fprintf(f, "%s is %s, the pattern wants a tuple", lab, bx_node_what(g, w->node));
         if (pn->kind == BYOC_PAT_TUPLE)
             fprintf(f, " of %d fields", pn->nkids);
         break;
     case BX_MISMATCH_PROJ:
-        fprintf(f, "%s is %s, the pattern wants a projection", lab, node_what(g, w->node));
+        fprintf(f, "%s is %s, the pattern wants a projection", lab, bx_node_what(g, w->node));
         if (pn->index >= 0)
             fprintf(f, " .%d", pn->index);
         break;
@@ -474,14 +465,14 @@ static int byoc_explain_unguarded(const byoc_graph *g, int node, const char *con
     char lab[64];
     node_label(g, node, lab, sizeof lab);
     const char *src = byoc_graph_source(g);
-    fprintf(f, "%s = %s", lab, node_what(g, node));
+    fprintf(f, "%s = %s", lab, bx_node_what(g, node));
     if (byoc_node_line(g, node) > 0)
         fprintf(f, " at %s:%d:%d", src ? src : "?", byoc_node_line(g, node),
                 byoc_node_col(g, node));
     fputc('\n', f);
     if (byoc_node_kind_of(g, node) != BYOC_N_CALL) {
         fprintf(f, "  not placed: %s costs nothing and travels with its consumers\n",
-                node_what(g, node));
+                bx_node_what(g, node));
         return ferror(f) ? (bx_error_set(err, NULL, 0, 0, "write error"), -1) : 0;
     }
     bx_session s;

@@ -36,8 +36,8 @@
 #include "estimate.h"
 #include "hash.h"
 #include "partition_impl.h"
-#include "report.h"
 #include "search.h"
+#include "writers/writers.h"
 
 #define DEFAULT_MAX_STATES 2000000
 

@@ -6,6 +6,9 @@ RELAY_GEN = runtime/relay_lexer.c runtime/relay_lexer.h runtime/relay_parser.c \
 BUILT_SOURCES += $(RELAY_GEN)
 CLEANFILES += $(RELAY_GEN)
 runtime_libbyoc_la_SOURCES += runtime/relay_read.c runtime/relay_read.h runtime/relay_write.c
+# The Relay printing helpers, which the plain writer shares with the writers
+# of a partitioning (runtime/writers/).
+runtime_libbyocpart_la_SOURCES += runtime/relay_print.c runtime/relay_print.h
 nodist_runtime_libbyoc_la_SOURCES += runtime/relay_lexer.c runtime/relay_parser.c
 $(runtime_libbyoc_la_OBJECTS): runtime/relay_lexer.h runtime/relay_parser.h
 

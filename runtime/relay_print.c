@@ -1,5 +1,5 @@
 /* Printing pieces of Relay text, shared by the plain writer (relay_write.c)
- * and the partitioned one (report.c).
+ * and the partitioned one (writers/relay_module.c).
  *
  * Everything here prints a node or a value in the form TVM's printer uses
  * and relay_read.c reads; nothing here knows which function the text goes

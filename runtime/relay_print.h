@@ -1,13 +1,14 @@
 /* Printing pieces of Relay text: types, attribute values, literals and the
  * right-hand side of a statement.
  *
- * relay_write.c writes a plain dataflow module with these, and report.c a
- * partitioned one (global functions, composite `fn` literals), so both
- * print a node exactly the same way.  What a reference to another node
- * looks like depends on the function it sits in (a statement number, a
- * parameter, a meta constant), so the statement printer asks the caller
- * through a callback.  Internal (bx_ prefix); the helpers live in
- * libbyocpart so that tests of the partitioner's modules can link them. */
+ * relay_write.c writes a plain dataflow module with these, and
+ * writers/relay_module.c a partitioned one (global functions, composite
+ * `fn` literals), so both print a node exactly the same way.  What a
+ * reference to another node looks like depends on the function it sits in
+ * (a statement number, a parameter, a meta constant), so the statement
+ * printer asks the caller through a callback.  Internal (bx_ prefix); the
+ * helpers live in libbyocpart so that tests of the partitioner's modules
+ * can link them. */
 #ifndef BX_RELAY_PRINT_H
 #define BX_RELAY_PRINT_H
 

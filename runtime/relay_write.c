@@ -5,7 +5,8 @@
  * `%N = ...;` statements numbered in graph order, scalar constants with a
  * known value are written inline as literals and every other constant as
  * `meta[relay.Constant][i]` with its type.  How each node prints is in
- * relay_print.c, shared with the partitioned writer of report.c. */
+ * relay_print.c, shared with the partitioned writer of
+ * writers/relay_module.c. */
 #include <stdlib.h>
 
 #include <byoc/relay.h>

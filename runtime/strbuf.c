@@ -38,3 +38,12 @@ void bx_sb_free(bx_strbuf *b)
     b->s = NULL;
     b->len = b->cap = 0;
 }
+
+void bx_sb_reset(bx_strbuf *b)
+{
+    b->len = 0;
+    if (b->s)
+        b->s[0] = 0;
+}
+
+const char *bx_sb_str(const bx_strbuf *b) { return b->s ? b->s : ""; }

@@ -13,5 +13,9 @@ typedef struct bx_strbuf {
 
 void bx_sb_printf(bx_strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void bx_sb_free(bx_strbuf *b);
+/* Empty b, keeping its memory for the next text. */
+void bx_sb_reset(bx_strbuf *b);
+/* The text so far; "" when nothing was printed. */
+const char *bx_sb_str(const bx_strbuf *b);
 
 #endif

@@ -1,4 +1,4 @@
-/* Unit tests of the report writers (runtime/report.c): golden outputs of
+/* Unit tests of the report writers (runtime/writers/): golden outputs of
  * the fixture in every format, the text table's shortening and totals,
  * JSON escaping, and the errors - write errors, bad results, results
  * Relay cannot express. */
@@ -13,7 +13,7 @@
 #include <byoc/byoc.h>
 
 #include "fixture.h"
-#include "report.h"
+#include "writers/writers.h"
 
 typedef int (*writer_fn)(const byoc_result *, FILE *, byoc_error *);
 

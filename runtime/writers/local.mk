@@ -1,7 +1,8 @@
-# Showing a partitioning: text, JSON, Relay and Graphviz DOT writers, and
-# the Relay printing helpers they share with the plain writer of relay.mk.
-runtime_libbyocpart_la_SOURCES += runtime/relay_print.c runtime/relay_print.h \
-	runtime/report.c runtime/report.h
+# Showing a partitioning: one writer per format (text, JSON, Relay,
+# Graphviz DOT) and what they share.
+runtime_libbyocpart_la_SOURCES += runtime/writers/writers.h runtime/writers/common.c \
+	runtime/writers/text.c runtime/writers/json.c runtime/writers/relay_module.c \
+	runtime/writers/dot.c
 
 # Tests: a Check program on a hand-made partitioning (golden outputs under
 # tests/report, regenerated with BYOC_REGEN=1), and shell tests that hand
