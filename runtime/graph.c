@@ -30,6 +30,7 @@ byoc_graph *byoc_graph_create(const byoc_registry *reg)
         bx_oom();
     g->reg = reg;
     g->output = -1;
+    g->cur_origin = -1;
     g->cons_n = -1;
     g->height = 1;
     bx_arena_init(&g->arena);
@@ -108,6 +109,7 @@ static bx_node *new_node(byoc_graph *g, byoc_node_kind kind)
     n->kind = kind;
     n->nfields = -1;
     n->type = unknown_type;
+    n->origin = g->cur_origin;
     return n;
 }
 

@@ -36,7 +36,50 @@ typedef struct bx_node {
     const byoc_tuple_type *tuple; /* tuple-typed; NULL otherwise */
     bx_subgraph *subs;          /* CALL: its subgraphs, in g's arena */
     int nsubs, capsubs;
+    int origin;                 /* the source node it was made for (an
+                                   ONNX node's index), -1 if none */
 } bx_node;
+
+/* An ONNX tensor of the main graph as the reader left it, for the ONNX
+ * writers: the graph node standing for it (through Identity aliases), or
+ * its contents when the reader computed it at load. */
+typedef struct bx_onnx_value {
+    const char *name;
+    int node;                   /* -1: none was made */
+    int producer;               /* the model node writing it; -1: an input
+                                   or an initializer */
+    bool is_init;               /* an initializer of the model */
+    /* Contents known at load (a folded shape, a small constant); the
+     * writers can write them as an initializer.  n == 0 when not known. */
+    byoc_tensor_type type;
+    size_t n;
+    const int64_t *i;
+    const double *f;
+} bx_onnx_value;
+
+typedef struct bx_onnx_source {
+    uint64_t hash;              /* of the model's bytes (FNV-1a) */
+    size_t size;
+    int nnodes;                 /* in the model's main graph */
+    int nvalues;
+    const bx_onnx_value *values; /* sorted by name */
+} bx_onnx_source;
+
+/* FNV-1a over the first and last 64 KiB of a model's bytes and their
+ * count: the writers check they are given the model that was read, at a
+ * cost that does not grow with its weights. */
+static inline uint64_t bx_onnx_hash(const void *data, size_t size)
+{
+    const unsigned char *p = data;
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)size;
+    size_t head = size < 65536 ? size : 65536;
+    size_t tail = size - head < 65536 ? size - head : 65536;
+    for (size_t i = 0; i < head; i++)
+        h = (h ^ p[i]) * 1099511628211ull;
+    for (size_t i = size - tail; i < size; i++)
+        h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
 
 struct byoc_graph {
     const byoc_registry *reg;
@@ -63,6 +106,8 @@ struct byoc_graph {
     const char **notes;
     int nnotes, capnotes;
     byoc_graph *parent;         /* the graph holding this one, or NULL */
+    int cur_origin;             /* stamped on new nodes as their origin */
+    const bx_onnx_source *onnx; /* ONNX models: what the writers need; in arena */
     int height;                 /* 1, or one more than its deepest subgraph's */
 };
 

@@ -436,6 +436,9 @@ static int materialize(ox_reader *r, ox_value *v)
     return rc < 0 ? -1 : 0;
 }
 
+static int node_of(ox_cx *cx, ox_value *v);
+
+/* A node made for a value on first use is the value's producer's. */
 int ox_node_of(ox_cx *cx, ox_value *v)
 {
     v = resolve(v);
@@ -443,6 +446,16 @@ int ox_node_of(ox_cx *cx, ox_value *v)
         return -1;
     if (v->node >= 0)
         return v->node;
+    int saved = cx->g->cur_origin;
+    if (v->owner && v->owner->depth == 0 && v->owner->g == cx->g && v->producer >= 0)
+        cx->g->cur_origin = v->producer;
+    int node = node_of(cx, v);
+    cx->g->cur_origin = saved;
+    return node;
+}
+
+static int node_of(ox_cx *cx, ox_value *v)
+{
     byoc_error e;
     if (v->is_const) {
         byoc_value val, items[OX_VALUE_MAX];
@@ -1043,7 +1056,22 @@ static byoc_tensor_type merge_known(byoc_tensor_type decl, const byoc_tensor_typ
 
 /* The node's converter, or an opaque call when it has none or it gives
  * up (typed, where contents known in part say what its output is). */
+static int convert_node_here(ox_reader *r, const ox_node *n);
+
+/* The graph nodes a model node's converter makes carry its index as their
+ * origin, for the ONNX writers; the nodes of a branch taken in place carry
+ * the index of the If that held it. */
 static int convert_node(ox_reader *r, const ox_node *n)
+{
+    int saved = r->g->cur_origin;
+    if (r->depth == 0)
+        r->g->cur_origin = n->index;
+    int rc = convert_node_here(r, n);
+    r->g->cur_origin = saved;
+    return rc;
+}
+
+static int convert_node_here(ox_reader *r, const ox_node *n)
 {
     ox_cx cx = {.r = r, .g = r->g, .node = n, .opset = r->m.opset,
                 .quantized_nhwc = r->quantized_nhwc};
@@ -1350,6 +1378,54 @@ static int build_outputs(ox_reader *r)
     return 0;
 }
 
+static int cmp_export(const void *a, const void *b)
+{
+    return strcmp(((const bx_onnx_value *)a)->name, ((const bx_onnx_value *)b)->name);
+}
+
+/* What the ONNX writers need to write the model's nodes back: each tensor
+ * name's graph node or contents, in the graph's arena. */
+static void export_values(ox_reader *r)
+{
+    byoc_graph *g = r->g;
+    bx_onnx_source *src = BX_NEW(&g->arena, bx_onnx_source);
+    memset(src, 0, sizeof *src);
+    src->nnodes = r->m.nnodes;
+    bx_onnx_value *vals = BX_NEWN(&g->arena, bx_onnx_value, r->values.n + 1);
+    int n = 0;
+    for (size_t k = 0; k < r->values.n; k++) {
+        ox_value *v = r->values.entries[k].val;
+        if (v->owner != r || v->name[0] == '\x1f')
+            continue;
+        ox_value *t = resolve(v);
+        bx_onnx_value *o = &vals[n++];
+        memset(o, 0, sizeof *o);
+        o->name = bx_arena_strdup(&g->arena, v->name);
+        o->node = t ? t->node : -1;
+        o->producer = v->producer;
+        o->is_init = v->is_const && v->producer < 0 && !v->is_input;
+        o->type = unknown_type;
+        const ox_tensor *d = t && t->is_const ? t->data : NULL;
+        if (d && !d->sym && (d->i || d->f)) {
+            o->type = t->type;
+            o->n = d->n;
+            if (d->i) {
+                int64_t *iv = BX_NEWN(&g->arena, int64_t, d->n + 1);
+                memcpy(iv, d->i, d->n * sizeof *iv);
+                o->i = iv;
+            } else {
+                double *fv = BX_NEWN(&g->arena, double, d->n + 1);
+                memcpy(fv, d->f, d->n * sizeof *fv);
+                o->f = fv;
+            }
+        }
+    }
+    qsort(vals, (size_t)n, sizeof *vals, cmp_export);
+    src->nvalues = n;
+    src->values = vals;
+    g->onnx = src;
+}
+
 /* Unused, but compiled and checked, in builds without protobuf-c. */
 __attribute__((unused)) static int build(ox_reader *r)
 {
@@ -1377,6 +1453,7 @@ __attribute__((unused)) static int build(ox_reader *r)
     }
     bx_graph_infer_notes(r->g);
     compare_declarations(r);
+    export_values(r);
     return 0;
 }
 
@@ -2273,6 +2350,11 @@ static byoc_graph *read_bytes(const byoc_registry *reg, const void *data, size_t
         rc = build(&r);
     if (rc == 0 && (rc = bx_graph_bind_check(r.g, &e)) < 0)
         reader_error(&r, "%s", e.msg);
+    if (rc == 0 && r.g->onnx) {
+        bx_onnx_source *src = (bx_onnx_source *)r.g->onnx;
+        src->hash = bx_onnx_hash(data, size);
+        src->size = size;
+    }
     bx_hash_free(&r.values);
     bx_hash_free(&r.ops);
     bx_arena_free(&r.arena);
