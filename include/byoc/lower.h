@@ -38,18 +38,12 @@
 #include <byoc/error.h>
 #include <byoc/graph.h>
 #include <byoc/partition.h>
+#include <byoc/pass.h>
 #include <byoc/registry.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef enum byoc_pass_point {
-    BYOC_PASS_BEFORE,          /* once, before any partition */
-    BYOC_PASS_PARTITION,       /* once per partition of the target */
-    BYOC_PASS_AFTER            /* once, after every partition */
-} byoc_pass_point;
-const char *byoc_pass_point_name(byoc_pass_point p);
 
 /* A tensor crossing a partition's boundary: the value of a graph node
  * (field -1), or field `field` of a tuple-typed call.  Constants are never
@@ -79,8 +73,7 @@ typedef struct byoc_lower_part {
     const byoc_lower_tensor *outputs;   /* in node order */
 } byoc_lower_part;
 
-typedef struct byoc_lower_ctx byoc_lower_ctx;
-
+/* byoc_lower_ctx is declared in <byoc/pass.h>, with byoc_pass_fn. */
 struct byoc_lower_ctx {
     const byoc_result *result;
     const byoc_graph *graph;
@@ -102,21 +95,11 @@ struct byoc_lower_ctx {
     void *run;
 };
 
-typedef int (*byoc_pass_fn)(const byoc_lower_ctx *cx, void *user, byoc_error *err);
-
-/* A pass as generated code and byoc_lower_options list it. */
-typedef struct byoc_pass_decl {
-    const char *name;
-    byoc_pass_point point;
-    byoc_pass_fn fn;
-    void *user;
-} byoc_pass_decl;
-
 /* Register a pass on target `target` after those it has (generated ones
  * first).  Fails on an unknown target (with a suggestion), a NULL fn, or a
  * name the target already has at that point. */
 int byoc_target_add_pass(byoc_registry *reg, const char *target, const char *name,
-                         byoc_pass_point point, byoc_pass_fn fn, void *user,
+                         byoc_pass_point point, byoc_pass_fn *fn, void *user,
                          byoc_error *err);
 /* t's passes, its own or inherited (see above), in order; *owner (when
  * not NULL) is set to the target they are registered on. */
