@@ -69,7 +69,7 @@ static const char usage_text[] =
     "      function under its signature, for measuring (see --cost table:)\n"
     "  targets [--option T:NAME=VALUE]... [-o FILE]\n"
     "      the devices and targets, bundled and from plugins: links,\n"
-    "      options, rules\n"
+    "      options, rules, the runtime and lowering passes of each target\n"
     "\n"
     "options:\n"
     "  -t, --targets T1,T2,...  the targets, highest priority first; the native\n"
@@ -1039,6 +1039,26 @@ static void print_target(FILE *f, const byoc_registry *reg, const byoc_target_de
         byoc_type_format(&t->options[i].type, ty, sizeof ty);
         byoc_value_format(&vals[i], val, sizeof val);
         fprintf(f, "%*soption %s: %s = %s\n", 6 + 2 * depth, "", t->options[i].name, ty, val);
+    }
+    /* The runtime and the lowering passes as the language writes them;
+     * inherited ones name the target that declares them. */
+    const char *runtime = byoc_target_runtime(reg, t);
+    if (runtime) {
+        byoc_value rv = {.kind = BYOC_V_STRING, .u.s = runtime};
+        char val[256];
+        byoc_value_format(&rv, val, sizeof val);
+        fprintf(f, "%*sruntime %s\n", 6 + 2 * depth, "", val);
+    }
+    const byoc_target_decl *owner;
+    int npasses = byoc_target_pass_count(reg, t, &owner);
+    for (int i = 0; i < npasses; i++) {
+        const byoc_pass_decl *p = byoc_target_pass_at(reg, t, i);
+        fprintf(f, "%*slower %s%s%s", 6 + 2 * depth, "",
+                p->point == BYOC_PASS_PARTITION ? "" : byoc_pass_point_name(p->point),
+                p->point == BYOC_PASS_PARTITION ? "" : " ", p->name);
+        if (owner != t)
+            fprintf(f, " (from %s)", owner->name);
+        fputc('\n', f);
     }
     int n = byoc_registry_target_count(reg);
     for (int i = 0; i < n; i++) {

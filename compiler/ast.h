@@ -178,7 +178,8 @@ typedef enum titem_kind {
     TI_SUPPORTS,       /* supports p, q where e; */
     TI_LET,
     TI_PATTERN,        /* pattern (possibly a for family) */
-    TI_PARTITION       /* partition where e; */
+    TI_PARTITION,      /* partition where e; */
+    TI_LOWER           /* lower [before|after] NAME; */
 } titem_kind;
 
 typedef struct forgen_ast {  /* one generator of a for family */
@@ -207,6 +208,7 @@ typedef struct titem {
     vec settings;      /* PATTERN: param_ast * (efficiency) */
     vec gens;          /* PATTERN family generators (forgen_ast *) */
     let_ast *let;
+    byoc_pass_point point;   /* LOWER (name: the pass) */
 } titem;
 
 typedef struct decl decl;
@@ -235,6 +237,8 @@ struct decl {
     vec items;             /* titem * */
     /* let */
     let_ast *let;
+    /* extern: `extern lower NAME;` (a pass), else a predicate */
+    bool lower;
 
     /* filled by resolve/check */
     decl *parent_decl;
@@ -320,6 +324,12 @@ typedef struct lpattern {
     int id;                /* unique in the module, for C names */
 } lpattern;
 
+typedef struct pass_info {  /* a checked `lower` item */
+    const char *name;      /* the extern's, and so the C function's */
+    byoc_pass_point point;
+    loc at;
+} pass_info;
+
 typedef struct target_info {
     vec rules;             /* lpattern * */
     vec patterns;          /* lpattern * */
@@ -329,6 +339,9 @@ typedef struct target_info {
     bool fusion_set;
     int max_depth, max_nodes, max_exits;
     double efficiency;
+    const char *runtime;   /* NULL: none given */
+    loc runtime_at;
+    vec passes;            /* pass_info *, in source order */
 } target_info;
 
 int check(compilation *c);

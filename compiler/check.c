@@ -331,18 +331,44 @@ static option_info *find_option(decl *t, const char *name)
 }
 
 static const char *setting_names[] = {"fusion", "max_depth", "max_nodes", "max_exits",
-                                      "efficiency"};
+                                      "efficiency", "runtime"};
+#define NSETTINGS ((int)(sizeof setting_names / sizeof setting_names[0]))
+
+/* runtime "onnxruntime:CUDAExecutionProvider"; */
+static void check_runtime(compilation *c, decl *d, titem *it)
+{
+    target_info *ti = d->info;
+    if (it->value->kind != E_STR) {
+        ERR(it->value->at, "runtime must be a string, such as \"onnxruntime:CPUExecutionProvider\"");
+        return;
+    }
+    if (!*it->value->s) {
+        ERR(it->value->at, "runtime must not be empty");
+        return;
+    }
+    if (ti->runtime) {
+        ERR(it->at, "runtime given twice");
+        NOTE(ti->runtime_at, "first given here");
+        return;
+    }
+    ti->runtime = it->value->s;
+    ti->runtime_at = it->at;
+}
 
 static void check_setting(compilation *c, decl *d, titem *it)
 {
     target_info *ti = d->info;
     int k = -1;
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < NSETTINGS; i++)
         if (strcmp(it->name, setting_names[i]) == 0)
             k = i;
     if (k < 0) {
         ERR(it->name_at, "unknown target setting '%s'", it->name);
-        suggest(c, it->name_at, it->name, setting_names, 5);
+        suggest(c, it->name_at, it->name, setting_names, NSETTINGS);
+        return;
+    }
+    if (k == 5) {
+        check_runtime(c, d, it);
         return;
     }
     if (k == 0) {
@@ -456,6 +482,57 @@ static void check_options(compilation *c, decl *d)
                 }
         }
     }
+}
+
+/* byoc_pass_point_name's words; byocc does not link libbyoc. */
+static const char *point_word(byoc_pass_point p)
+{
+    return p == BYOC_PASS_BEFORE ? "before" : p == BYOC_PASS_AFTER ? "after" : "partition";
+}
+
+/* lower [before|after] NAME;  NAME must be an `extern lower` the target's
+ * file sees; a target names a pass at most once per point. */
+static void check_lower(compilation *c, decl *d, titem *it)
+{
+    decl *ex = bx_hash_get(&c->externs, it->name);
+    if (!ex || !visible_from(d->file, ex)) {
+        ERR(it->name_at, "unknown lower pass '%s'", it->name);
+        if (ex)
+            return;   /* declared in a file this one does not import */
+        const char **names = BX_NEWN(A, const char *, c->externs.n + 1);
+        int n = 0;
+        for (size_t i = 0; i < c->externs.n; i++) {
+            decl *e = c->externs.entries[i].val;
+            if (e->lower)
+                names[n++] = e->name;
+        }
+        const char *s = diag_suggest(it->name, names, n);
+        if (s)
+            NOTE(it->name_at, "did you mean '%s'?", s);
+        else
+            NOTE(it->name_at, "a pass is declared at file level: 'extern lower %s;'", it->name);
+        return;
+    }
+    if (!ex->lower) {
+        ERR(it->name_at, "'%s' is an extern predicate, not a lower pass", it->name);
+        NOTE(ex->name_at, "'%s' is declared here", it->name);
+        return;
+    }
+    target_info *ti = d->info;
+    for (int i = 0; i < ti->passes.n; i++) {
+        pass_info *p = ti->passes.v[i];
+        if (p->point == it->point && strcmp(p->name, it->name) == 0) {
+            ERR(it->name_at, "pass '%s' given twice at point '%s' in target '%s'", it->name,
+                point_word(it->point), d->name);
+            NOTE(p->at, "first given here");
+            return;
+        }
+    }
+    pass_info *p = BX_NEW(A, pass_info);
+    p->name = ex->name;
+    p->point = it->point;
+    p->at = it->name_at;
+    vec_push(A, &ti->passes, p);
 }
 
 /* The lets a target body can use: its own, then file-level ones visible
@@ -729,6 +806,7 @@ static void check_target(compilation *c, decl *d)
             expand_family(c, d, it, 0, &vars, &vals, &names);
             break;
         }
+        case TI_LOWER: check_lower(c, d, it); break;
         case TI_PARTITION: {
             lpattern *lp = BX_NEW(A, lpattern);
             lp->at = it->at;
@@ -1617,6 +1695,11 @@ static int type_call(pscope *ps, expr *e)
         return t == T_ERROR ? T_ERROR : T_INT;
     }
     decl *ex = bx_hash_get(&c->externs, f);
+    if (ex && visible_from(ps->target->file, ex) && ex->lower) {
+        ERR(e->at, "'%s' is an extern lower pass, not a predicate", f);
+        NOTE(ex->name_at, "'%s' is declared here", f);
+        return T_ERROR;
+    }
     if (ex && visible_from(ps->target->file, ex)) {
         e->sym = ex;
         bool ok = true;
@@ -1630,7 +1713,8 @@ static int type_call(pscope *ps, expr *e)
     for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
         names[n++] = builtins[i];
     for (size_t i = 0; i < c->externs.n && n < 64; i++)
-        names[n++] = c->externs.entries[i].key;
+        if (!((decl *)c->externs.entries[i].val)->lower)
+            names[n++] = c->externs.entries[i].key;
     suggest(c, e->at, f, names, n);
     return T_ERROR;
 }

@@ -4,7 +4,8 @@
  * each (keyed by their real path).  A file being loaded when it is imported
  * again closes an import cycle.  Declarations then go into namespaces
  * shared by all loaded files - ops; devices and targets together, since a
- * parent may be either; externs; file-level lets - and a name declared
+ * parent may be either; externs, predicates and lower passes together,
+ * since both name C functions; file-level lets - and a name declared
  * twice is an error with a note at the first declaration.  A file may only
  * use what it declares or imports, directly or through its imports. */
 #define _XOPEN_SOURCE 700
@@ -154,7 +155,9 @@ static void declare(compilation *c, bx_hash *ns, decl *d)
     decl *prev = bx_hash_put(ns, d->name, d);
     if (prev) {
         bx_hash_put(ns, d->name, prev); /* keep the first */
-        diag_error(&c->diag, d->name_at, "redefinition of %s '%s'", kind_word(d->kind), d->name);
+        diag_error(&c->diag, d->name_at, "redefinition of %s '%s'",
+                   d->kind == D_EXTERN && d->lower ? "extern lower" : kind_word(d->kind),
+                   d->name);
         diag_note(&c->diag, prev->name_at, "previous definition of '%s' is here", d->name);
     }
 }

@@ -152,7 +152,7 @@ static char *join_name(parse_ctx *ctx, const char *a, const char *b)
 %token DEVICE "device" LINK "link" TARGET "target" OPTION "option"
 %token SUPPORTS "supports" PATTERN "pattern" LET "let" FOR "for" IN "in"
 %token WHERE "where" PARTITION "partition" EXTERN "extern"
-%token PREDICATE "predicate" CONST "const" TUPLE "tuple" COMMUTE "commute"
+%token PREDICATE "predicate" LOWER "lower" CONST "const" TUPLE "tuple" COMMUTE "commute"
 %token TRUE_ "true" FALSE_ "false" NONE "None" ALL "all" ANY "any" SUM "sum"
 %token BOTHWAYS "<->" ARROW "->" ELLIPSIS "..." DOTDOT ".."
 %token EQ "==" NE "!=" LE "<=" GE ">=" ANDAND "&&" OROR "||"
@@ -208,6 +208,11 @@ decl:
   | let_decl
   | EXTERN PREDICATE IDENT ';'
                            { $$ = mk_decl(ctx, D_EXTERN, @1); $$->name = $3; $$->name_at = L(@3); }
+  | EXTERN LOWER IDENT ';'
+        {
+            $$ = mk_decl(ctx, D_EXTERN, @1); $$->name = $3; $$->name_at = L(@3);
+            $$->lower = true;
+        }
   | error ';'              { $$ = NULL; yyerrok; }
   | error '}'              { $$ = NULL; yyerrok; }
   ;
@@ -232,7 +237,8 @@ name_word:
   | LINK { $$ = "link"; } | TARGET { $$ = "target"; } | OPTION { $$ = "option"; }
   | SUPPORTS { $$ = "supports"; } | PATTERN { $$ = "pattern"; } | LET { $$ = "let"; }
   | FOR { $$ = "for"; } | IN { $$ = "in"; } | PARTITION { $$ = "partition"; }
-  | EXTERN { $$ = "extern"; } | PREDICATE { $$ = "predicate"; } | CONST { $$ = "const"; }
+  | EXTERN { $$ = "extern"; } | PREDICATE { $$ = "predicate"; } | LOWER { $$ = "lower"; }
+  | CONST { $$ = "const"; }
   | TUPLE { $$ = "tuple"; } | COMMUTE { $$ = "commute"; } | TRUE_ { $$ = "true"; }
   | FALSE_ { $$ = "false"; } | NONE { $$ = "None"; }
   ;
@@ -447,6 +453,26 @@ titem:
   | FOR gens pattern_item  { $$ = $3; $$->gens = $2; $$->at = L(@1); }
   | PARTITION WHERE expr ';'
         { $$ = mk_item(ctx, TI_PARTITION, @1); $$->where = $3; $$->where->text = source_text(ctx, @3); }
+  | LOWER IDENT ';'
+        {
+            $$ = mk_item(ctx, TI_LOWER, @1); $$->name = $2; $$->name_at = L(@2);
+            $$->point = BYOC_PASS_PARTITION;
+        }
+  | LOWER IDENT IDENT ';'
+        {
+            /* before and after are words only here, not keywords: a
+               pattern may still bind a name 'before'. */
+            $$ = mk_item(ctx, TI_LOWER, @1); $$->name = $3; $$->name_at = L(@3);
+            if (strcmp($2, "before") == 0) {
+                $$->point = BYOC_PASS_BEFORE;
+            } else if (strcmp($2, "after") == 0) {
+                $$->point = BYOC_PASS_AFTER;
+            } else {
+                diag_error(ctx->diag, L(@2), "unknown pass point '%s' (expected 'before' or 'after')",
+                           $2);
+                $$->point = BYOC_PASS_PARTITION;
+            }
+        }
   | error ';'              { $$ = NULL; yyerrok; }
   ;
 pattern_item:

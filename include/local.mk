@@ -4,7 +4,9 @@ byocinclude_HEADERS = \
 	include/byoc/dtypes.def \
 	include/byoc/error.h \
 	include/byoc/graph.h \
+	include/byoc/lower.h \
 	include/byoc/partition.h \
+	include/byoc/pass.h \
 	include/byoc/plugin.h \
 	include/byoc/pred.h \
 	include/byoc/registry.h \

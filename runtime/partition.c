@@ -35,6 +35,7 @@
 #include "errfmt.h"
 #include "estimate.h"
 #include "hash.h"
+#include "lower/lower_impl.h"
 #include "partition_impl.h"
 #include "search.h"
 #include "writers/writers.h"
@@ -1028,6 +1029,7 @@ static byoc_result *make_result(bx_session *s, const char *strategy, const size_
     bx_arena_init(&ri->arena);
     bx_arena *a = &ri->arena;
     byoc_result *r = &ri->pub;
+    r->priv = r;
     r->graph = s->graph;
     r->strategy = bx_arena_strdup(a, strategy);
     r->ntargets = s->ntargets;
@@ -1207,6 +1209,7 @@ void byoc_result_destroy(byoc_result *r)
     if (!r)
         return;
     byoc_result_impl *ri = (byoc_result_impl *)r;
+    bx_lower_parts_destroy(ri->lower);
     bx_arena_free(&ri->arena);
     free(ri);
 }

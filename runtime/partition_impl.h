@@ -14,10 +14,15 @@
 #include "estimate.h"
 #include "search.h"
 
-/* A result and the arena that holds what it points to. */
+struct bx_lower_parts;
+
+/* A result and the arena that holds what it points to; pub.priv points at
+ * pub, which tells it from a result built by hand. */
 typedef struct byoc_result_impl {
     byoc_result pub;            /* first: a byoc_result * is one of these */
     bx_arena arena;
+    struct bx_lower_parts *lower;   /* byoc_result_parts' arrays, made on
+                                       first use (runtime/lower/parts.c) */
 } byoc_result_impl;
 
 /* Graph calls as search-problem nodes. */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <byoc/lower.h>
 #include <byoc/registry.h>
 #include <byoc/version.h>
 
@@ -38,6 +39,11 @@ typedef struct bx_target {
      * deep copy of what was set. */
     byoc_value *values;
     void **owned;
+    /* Passes byoc_target_add_pass added after the generated ones, each
+     * malloc'd on its own (with its name) so that the pointers
+     * byoc_target_pass_at returns stay valid as more are added. */
+    byoc_pass_decl **added;
+    int nadded, capadded;
 } bx_target;
 
 struct byoc_registry {
@@ -115,6 +121,16 @@ const char *byoc_op_kind_name(byoc_op_kind k)
     return "?";
 }
 
+const char *byoc_pass_point_name(byoc_pass_point p)
+{
+    switch (p) {
+    case BYOC_PASS_BEFORE: return "before";
+    case BYOC_PASS_PARTITION: return "partition";
+    case BYOC_PASS_AFTER: return "after";
+    }
+    return "?";
+}
+
 const char *byoc_fusion_name(byoc_fusion f)
 {
     switch (f) {
@@ -164,6 +180,9 @@ void byoc_registry_destroy(byoc_registry *reg)
             free(t->owned[k]);
         free(t->owned);
         free(t->values);
+        for (int k = 0; k < t->nadded; k++)
+            free(t->added[k]);
+        free(t->added);
     }
     free(reg->targets);
     free(reg->links);
@@ -257,6 +276,7 @@ static void add_target(byoc_registry *reg, const byoc_module_decl *mod,
     reg->targets = grow_array(reg->targets, &reg->captargets, reg->ntargets + 1,
                               sizeof(*reg->targets));
     bx_target *t = &reg->targets[reg->ntargets];
+    memset(t, 0, sizeof *t);
     t->decl = decl;
     t->mod = mod;
     int n = decl->noptions > 0 ? decl->noptions : 0;
@@ -744,6 +764,129 @@ void byoc_registry_reset_options(byoc_registry *reg)
             free_option(&reg->targets[i], k);
 }
 
+/* ---- runtime and lowering passes --------------------------------------- */
+
+/* A target's passes are one list, inherited whole: its own (the generated
+ * table's, then those added at run time), or, when it has none, its
+ * parent's, up the chain (include/byoc/lower.h). */
+
+const char *byoc_target_runtime(const byoc_registry *reg, const byoc_target_decl *t)
+{
+    if (!reg)
+        return NULL;
+    int budget = reg->ntargets;
+    FOR_CHAIN(reg, t, p, budget) {
+        if (p->runtime)
+            return p->runtime;
+    }
+    return NULL;
+}
+
+static int own_pass_count(const byoc_registry *reg, const byoc_target_decl *t)
+{
+    const bx_target *rec = record_of(reg, t);
+    return (t->npasses > 0 ? t->npasses : 0) + (rec ? rec->nadded : 0);
+}
+
+static const byoc_pass_decl *own_pass_at(const byoc_registry *reg, const byoc_target_decl *t,
+                                         int i)
+{
+    int gen = t->npasses > 0 ? t->npasses : 0;
+    if (i < gen)
+        return &t->passes[i];
+    const bx_target *rec = record_of(reg, t);
+    return rec && i - gen < rec->nadded ? rec->added[i - gen] : NULL;
+}
+
+/* The target on t's chain whose passes t runs, or NULL when none has any. */
+static const byoc_target_decl *pass_owner(const byoc_registry *reg, const byoc_target_decl *t)
+{
+    if (!reg)
+        return NULL;
+    int budget = reg->ntargets;
+    FOR_CHAIN(reg, t, p, budget) {
+        if (own_pass_count(reg, p) > 0)
+            return p;
+    }
+    return NULL;
+}
+
+int byoc_target_pass_count(const byoc_registry *reg, const byoc_target_decl *t,
+                           const byoc_target_decl **owner)
+{
+    const byoc_target_decl *o = pass_owner(reg, t);
+    if (owner)
+        *owner = o;
+    return o ? own_pass_count(reg, o) : 0;
+}
+
+const byoc_pass_decl *byoc_target_pass_at(const byoc_registry *reg, const byoc_target_decl *t,
+                                          int i)
+{
+    const byoc_target_decl *o = pass_owner(reg, t);
+    return o && i >= 0 ? own_pass_at(reg, o, i) : NULL;
+}
+
+int byoc_target_add_pass(byoc_registry *reg, const char *target, const char *name,
+                         byoc_pass_point point, byoc_pass_fn *fn, void *user,
+                         byoc_error *err)
+{
+    if (!reg) {
+        bx_error_set(err, NULL, 0, 0, "no registry");
+        return -1;
+    }
+    char hint[160];
+    int ti = byoc_registry_target_index(reg, target);
+    if (ti < 0) {
+        bx_error_set(err, NULL, 0, 0, "unknown target '%s'%s", target ? target : "",
+                     hint_target(reg, target ? target : "", hint, sizeof hint));
+        return -1;
+    }
+    if (!name || !*name) {
+        bx_error_set(err, NULL, 0, 0, "a pass of target '%s' needs a name", target);
+        return -1;
+    }
+    if (point != BYOC_PASS_BEFORE && point != BYOC_PASS_PARTITION && point != BYOC_PASS_AFTER) {
+        bx_error_set(err, NULL, 0, 0, "pass '%s' of target '%s' has no point %d", name, target,
+                     (int)point);
+        return -1;
+    }
+    if (!fn) {
+        bx_error_set(err, NULL, 0, 0, "pass '%s' of target '%s' has no function", name, target);
+        return -1;
+    }
+    bx_target *rec = &reg->targets[ti];
+    for (int i = 0; i < own_pass_count(reg, rec->decl); i++) {
+        const byoc_pass_decl *p = own_pass_at(reg, rec->decl, i);
+        if (p->point == point && p->name && strcmp(p->name, name) == 0) {
+            bx_error_set(err, NULL, 0, 0, "target '%s' already has pass '%s' at point '%s'",
+                         target, name, byoc_pass_point_name(point));
+            return -1;
+        }
+    }
+    if (rec->nadded == rec->capadded) {
+        int cap = rec->capadded ? rec->capadded * 2 : 4;
+        byoc_pass_decl **v = realloc(rec->added, (size_t)cap * sizeof *v);
+        if (!v) {
+            bx_error_set(err, NULL, 0, 0, "out of memory");
+            return -1;
+        }
+        rec->added = v;
+        rec->capadded = cap;
+    }
+    size_t len = strlen(name) + 1;
+    byoc_pass_decl *p = malloc(sizeof *p + len);
+    if (!p) {
+        bx_error_set(err, NULL, 0, 0, "out of memory");
+        return -1;
+    }
+    char *copy = (char *)(p + 1);
+    memcpy(copy, name, len);
+    *p = (byoc_pass_decl){.name = copy, .point = point, .fn = fn, .user = user};
+    rec->added[rec->nadded++] = p;
+    return 0;
+}
+
 /* ---- options from text ------------------------------------------------- */
 
 /* Text as a user writes it on a command line, read per the option's
@@ -1149,6 +1292,23 @@ static void dump_target(FILE *f, const byoc_registry *reg, const bx_target *rec)
         fprintf(f, "    pattern %s: %d nodes\n", p->name ? p->name : "?", p->nnodes);
     }
     fprintf(f, "  partition rules %d\n", byoc_target_partition_rule_count(reg, t));
+    const char *runtime = byoc_target_runtime(reg, t);
+    if (runtime) {
+        byoc_value v = {.kind = BYOC_V_STRING, .u.s = runtime};
+        fputs("  runtime ", f);
+        dump_value(f, &v);
+        fputc('\n', f);
+    }
+    const byoc_target_decl *owner;
+    int npasses = byoc_target_pass_count(reg, t, &owner);
+    fprintf(f, "  passes %d", npasses);
+    if (owner && owner != t)
+        fprintf(f, ", inherited from %s", owner->name);
+    fputc('\n', f);
+    for (int i = 0; i < npasses; i++) {
+        const byoc_pass_decl *p = byoc_target_pass_at(reg, t, i);
+        fprintf(f, "    pass %s %s\n", byoc_pass_point_name(p->point), p->name ? p->name : "?");
+    }
 }
 
 int byoc_registry_dump(const byoc_registry *reg, FILE *f)

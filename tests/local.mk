@@ -61,6 +61,14 @@ EXTRA_DIST += tests/golden/diag.sh tests/golden/emit.sh \
 	tests/golden/diag/let_free_name.err \
 	tests/golden/diag/lexical_errors.byoc \
 	tests/golden/diag/lexical_errors.err \
+	tests/golden/diag/lower_pass_point.byoc \
+	tests/golden/diag/lower_pass_point.err \
+	tests/golden/diag/lower_pass_twice.byoc \
+	tests/golden/diag/lower_pass_twice.err \
+	tests/golden/diag/lower_unknown_pass.byoc \
+	tests/golden/diag/lower_unknown_pass.err \
+	tests/golden/diag/lower_wrong_extern_kind.byoc \
+	tests/golden/diag/lower_wrong_extern_kind.err \
 	tests/golden/diag/mini_ops.byoc \
 	tests/golden/diag/missing_import.byoc \
 	tests/golden/diag/missing_import.err \
@@ -78,6 +86,10 @@ EXTRA_DIST += tests/golden/diag.sh tests/golden/emit.sh \
 	tests/golden/diag/pattern_shapes.err \
 	tests/golden/diag/predicate_type_mismatch.byoc \
 	tests/golden/diag/predicate_type_mismatch.err \
+	tests/golden/diag/runtime_twice.byoc \
+	tests/golden/diag/runtime_twice.err \
+	tests/golden/diag/runtime_value.byoc \
+	tests/golden/diag/runtime_value.err \
 	tests/golden/diag/syntax_error.byoc \
 	tests/golden/diag/syntax_error.err \
 	tests/golden/diag/target_settings.byoc \

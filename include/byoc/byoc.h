@@ -11,6 +11,8 @@
 #include <byoc/relay.h>
 #include <byoc/onnx.h>
 #include <byoc/partition.h>
+#include <byoc/pass.h>
+#include <byoc/lower.h>
 #include <byoc/plugin.h>
 
 #ifdef __cplusplus

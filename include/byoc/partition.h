@@ -167,6 +167,10 @@ typedef struct byoc_result {
                                   the exact search proved when its budget
                                   ran out (see byoc_result_gap) */
     bool time_hit;             /* the budget that ran out was the time */
+    /* libbyoc's own: in a result byoc_partition_graph made, the result
+     * itself, whose hidden part keeps what byoc_result_parts builds
+     * (<byoc/lower.h>); NULL in a result built by hand. */
+    const void *priv;
 } byoc_result;
 
 /* How far from optimal r may be, as a fraction of the lower bound: 0 when

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include <byoc/error.h>
+#include <byoc/pass.h>
 #include <byoc/value.h>
 
 #ifdef __cplusplus
@@ -185,6 +186,14 @@ typedef struct byoc_target_decl {
     const byoc_pattern_decl *patterns;
     int npartition_rules;
     const byoc_predicate_decl *partition_rules;
+    /* `runtime "...";`: what runs the target's partitions (an ONNX Runtime
+     * execution provider, "onnxruntime:CUDAExecutionProvider"); NULL:
+     * inherit (none at the root).  See byoc_target_runtime. */
+    const char *runtime;
+    /* `lower` passes, in source order; none: inherit the parent's whole
+     * list (byoc_target_pass_count in <byoc/lower.h>). */
+    int npasses;
+    const byoc_pass_decl *passes;
     const char *file;
     int line, col;
 } byoc_target_decl;
@@ -310,7 +319,8 @@ int byoc_register_relay(byoc_registry *reg, byoc_error *err);
 
 /* Write a deterministic, human-readable listing of everything registered
  * (ops, devices, links, targets with parents, options with current
- * values, rules and patterns) to f; tests diff it. */
+ * values, rules, patterns, runtime and lowering passes) to f; tests diff
+ * it. */
 int byoc_registry_dump(const byoc_registry *reg, FILE *f);
 
 #ifdef __cplusplus

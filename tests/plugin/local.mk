@@ -7,7 +7,7 @@ PLUGIN_LDFLAGS = -module -avoid-version -rpath /nowhere
 check_LTLIBRARIES = tests/plugin/libtestnpu.la tests/plugin/libdupnpu.la \
 	tests/plugin/libnoentry.la
 
-tests_plugin_libtestnpu_la_SOURCES = tests/plugin/plugin.c
+tests_plugin_libtestnpu_la_SOURCES = tests/plugin/plugin.c tests/plugin/testnpu_passes.c
 nodist_tests_plugin_libtestnpu_la_SOURCES = tests/plugin/testnpu.c
 tests_plugin_libtestnpu_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/tests/plugin \
 	-DPLUGIN_MODULE=testnpu

@@ -1,7 +1,7 @@
 #!/bin/sh
 # byoc --plugin: targets from a shared library built from a .byoc file
-# (tests/plugin/testnpu.byoc) are listed by `targets` and used by
-# `partition`; a missing library, one without the entry point, and one
+# (tests/plugin/testnpu.byoc) are listed by `targets`, with their runtime
+# and lowering passes, and used by `partition`; a missing library, one without the entry point, and one
 # whose target name is already registered each fail with exit status 1 and
 # a clear message.
 set -u
@@ -26,6 +26,12 @@ if "$BYOC" --plugin "$plugin" targets >"$tmp/out" 2>"$tmp/err"; then
 else
     bad "targets: exit status"; cat "$tmp/err"
 fi
+# The plugin target's runtime and passes, and its refinement's, inherited.
+has "$tmp/out" '^      runtime "testnpu_driver"$' && has "$tmp/out" '^      lower testnpu_emit$' &&
+    has "$tmp/out" '^      lower after testnpu_link$' && has "$tmp/out" '^    testnpu_conv_wide ' &&
+    has "$tmp/out" '^        runtime "testnpu_driver"$' &&
+    has "$tmp/out" '^        lower testnpu_emit (from testnpu_conv)$' &&
+    ok "targets lists runtime and passes" || { bad "targets lists runtime and passes"; cat "$tmp/out"; }
 "$BYOC" targets >"$tmp/plain" 2>&1
 has "$tmp/plain" testnpu && bad "targets without --plugin has no plugin targets" ||
     ok "targets without --plugin has no plugin targets"

@@ -160,6 +160,39 @@ START_TEST(counts_rules_and_patterns)
 }
 END_TEST
 
+START_TEST(runtime_and_passes)
+{
+    ck_assert_str_eq(byoc_target_runtime(reg, target("gpu_native")),
+                     "onnxruntime:CUDAExecutionProvider");
+    ck_assert_str_eq(byoc_target_runtime(reg, target("trt10")),
+                     "onnxruntime:TensorrtExecutionProvider");   /* trt's */
+    ck_assert_ptr_null(byoc_target_runtime(reg, target("kernels")));
+    ck_assert_str_eq(byoc_target_runtime(reg, target("npu_kernels")), "npu_driver");
+
+    const byoc_target_decl *npu = target("npu_kernels"), *owner = NULL;
+    ck_assert_int_eq(byoc_target_pass_count(reg, npu, &owner), 3);
+    ck_assert_ptr_eq(owner, npu);
+    static const struct {
+        const char *name;
+        byoc_pass_point point;
+        byoc_pass_fn *fn;
+    } want[] = {
+        {"plan_sram", BYOC_PASS_BEFORE, plan_sram},
+        {"compile_kernel", BYOC_PASS_PARTITION, compile_kernel},
+        {"link_image", BYOC_PASS_AFTER, link_image},
+    };
+    for (int i = 0; i < 3; i++) {
+        const byoc_pass_decl *p = byoc_target_pass_at(reg, npu, i);
+        ck_assert_str_eq(p->name, want[i].name);
+        ck_assert_int_eq(p->point, want[i].point);
+        ck_assert(p->fn == want[i].fn);
+        ck_assert_ptr_null(p->user);
+    }
+    ck_assert_int_eq(byoc_target_pass_count(reg, target("npu_native"), &owner), 0);
+    ck_assert_ptr_null(owner);
+}
+END_TEST
+
 START_TEST(options_get_set)
 {
     byoc_error err;
@@ -366,6 +399,7 @@ static Suite *suite(void)
     tcase_add_checked_fixture(core, setup, teardown);
     tcase_add_test(core, registers_targets_and_parents);
     tcase_add_test(core, counts_rules_and_patterns);
+    tcase_add_test(core, runtime_and_passes);
     tcase_add_test(core, options_get_set);
     tcase_add_test(core, predicate_true_and_false);
     tcase_add_test(core, predicate_reads_options);

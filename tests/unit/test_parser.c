@@ -103,6 +103,50 @@ START_TEST(device_link_target)
 }
 END_TEST
 
+START_TEST(lower_and_runtime)
+{
+    fixture f;
+    fx_init(&f);
+    file_ast *a = parse(&f,
+        "extern predicate fits;\n"
+        "extern lower emit;\n"
+        "target t : d {\n"
+        "  runtime \"onnxruntime:CPUExecutionProvider\";\n"
+        "  lower emit; lower before emit; lower after emit;\n"
+        "  supports before: nn.relu(after) where fits(before);\n"
+        "}\n");
+    ck_assert_int_eq(f.c.diag.errors, 0);
+    ck_assert(!((decl *)nth(a, 0))->lower);
+    decl *ex = nth(a, 1);
+    ck_assert_int_eq(ex->kind, D_EXTERN);
+    ck_assert(ex->lower);
+    ck_assert_str_eq(ex->name, "emit");
+    decl *t = nth(a, 2);
+    ck_assert_int_eq(t->items.n, 5);
+    titem *rt = t->items.v[0];
+    ck_assert_int_eq(rt->kind, TI_SETTING);
+    ck_assert_str_eq(rt->name, "runtime");
+    ck_assert_int_eq(rt->value->kind, E_STR);
+    byoc_pass_point points[] = {BYOC_PASS_PARTITION, BYOC_PASS_BEFORE, BYOC_PASS_AFTER};
+    for (int i = 0; i < 3; i++) {
+        titem *it = t->items.v[1 + i];
+        ck_assert_int_eq(it->kind, TI_LOWER);
+        ck_assert_str_eq(it->name, "emit");
+        ck_assert_int_eq(it->point, points[i]);
+    }
+    ck_assert_int_eq(((titem *)t->items.v[1])->name_at.col, 9);
+    ck_assert_int_eq(((titem *)t->items.v[2])->name_at.col, 28);
+    /* before and after stay names elsewhere. */
+    ck_assert_int_eq(((titem *)t->items.v[4])->kind, TI_SUPPORTS);
+
+    a = parse(&f, "target t : d { lower during emit; lower; }\n");
+    ck_assert_str_eq(fx_diags(&f),
+        "t.byoc:1:22: error: unknown pass point 'during' (expected 'before' or 'after')\n"
+        "t.byoc:1:40: error: syntax error: unexpected ';', expected identifier\n");
+    fx_free(&f);
+}
+END_TEST
+
 START_TEST(pattern_constructs)
 {
     fixture f;
@@ -218,6 +262,7 @@ static Suite *suite(void)
     tcase_add_test(core, device_link_target);
     tcase_add_test(core, pattern_constructs);
     tcase_add_test(core, predicate_precedence);
+    tcase_add_test(core, lower_and_runtime);
     suite_add_tcase(s, core);
     TCase *errors = tcase_create("Errors");
     tcase_add_test(errors, recovers_at_declarations);

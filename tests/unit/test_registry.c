@@ -143,6 +143,23 @@ static const byoc_option_decl trt_options[] = {
     {.name = "tag", .type = {.base = BYOC_V_STRING, .optional = 1}, .def = NONE},
 };
 
+/* lower before prep; lower lower_trt; as byocc would write them. */
+static int noop_pass(const byoc_lower_ctx *cx, void *user, byoc_error *err)
+{
+    (void)cx;
+    (void)user;
+    (void)err;
+    return 0;
+}
+static int other_pass(const byoc_lower_ctx *cx, void *user, byoc_error *err)
+{
+    return noop_pass(cx, user, err);
+}
+static const byoc_pass_decl trt_passes[] = {
+    {.name = "prep", .point = BYOC_PASS_BEFORE, .fn = noop_pass},
+    {.name = "lower_trt", .point = BYOC_PASS_PARTITION, .fn = noop_pass},
+};
+
 static const byoc_target_decl base_targets[] = {
     {.name = "native", .parent = "gpu", .parent_is_device = true, .fusion = BYOC_FUSION_TVM,
      .fusion_set = true, .max_depth = 8, .efficiency = 0.35, .supports_all = true,
@@ -151,6 +168,7 @@ static const byoc_target_decl base_targets[] = {
      .options = trt_options, .fusion = BYOC_FUSION_ANY, .fusion_set = true, .max_nodes = 256,
      .max_exits = 4, .efficiency = 0.6, .nrules = 2, .rules = trt_rules, .npatterns = 1,
      .patterns = trt_patterns, .npartition_rules = 1, .partition_rules = trt_partition_rules,
+     .runtime = "onnxruntime:TensorrtExecutionProvider", .npasses = 2, .passes = trt_passes,
      .file = "base.byoc", .line = 30, .col = 1},
 };
 
@@ -202,8 +220,8 @@ static const byoc_target_decl ext_targets[] = {
      .ninherited_options = 8, .max_depth = 3, .nrules = 1, .rules = trt10_rules,
      .npatterns = 1, .patterns = trt10_patterns, .npartition_rules = 1,
      .partition_rules = trt10_partition_rules, .file = "ext.byoc", .line = 4, .col = 1},
-    {.name = "host", .parent = "cpu", .parent_is_device = true, .file = "ext.byoc", .line = 10,
-     .col = 1},
+    {.name = "host", .parent = "cpu", .parent_is_device = true,
+     .runtime = "onnxruntime:CPUExecutionProvider", .file = "ext.byoc", .line = 10, .col = 1},
 };
 static const char *const ext_imports[] = {"base"};
 static const byoc_module_decl ext_module = {
@@ -334,6 +352,68 @@ START_TEST(inherited_settings)
     ck_assert_int_eq(byoc_target_max_nodes(reg, host), 0);
     ck_assert_double_eq(byoc_target_efficiency(reg, host), 1.0);   /* root default */
     ck_assert_double_eq(byoc_target_efficiency(reg, target("native")), 0.35);
+}
+END_TEST
+
+START_TEST(runtime_and_passes)
+{
+    byoc_error err;
+    const byoc_target_decl *trt = target("trt"), *trt10 = target("trt10");
+    const byoc_target_decl *native = target("native"), *owner = native;
+    ck_assert_str_eq(byoc_target_runtime(reg, trt), "onnxruntime:TensorrtExecutionProvider");
+    ck_assert_str_eq(byoc_target_runtime(reg, trt10), "onnxruntime:TensorrtExecutionProvider");
+    ck_assert_str_eq(byoc_target_runtime(reg, target("host")), "onnxruntime:CPUExecutionProvider");
+    ck_assert_ptr_null(byoc_target_runtime(reg, native));
+    ck_assert_str_eq(byoc_pass_point_name(BYOC_PASS_BEFORE), "before");
+    ck_assert_str_eq(byoc_pass_point_name(BYOC_PASS_PARTITION), "partition");
+    ck_assert_str_eq(byoc_pass_point_name(BYOC_PASS_AFTER), "after");
+
+    /* trt's own; trt10 has none and runs trt's; native has none at all. */
+    ck_assert_int_eq(byoc_target_pass_count(reg, trt, &owner), 2);
+    ck_assert_ptr_eq(owner, trt);
+    ck_assert_ptr_eq(byoc_target_pass_at(reg, trt, 0), &trt_passes[0]);
+    ck_assert_ptr_eq(byoc_target_pass_at(reg, trt, 1), &trt_passes[1]);
+    ck_assert_ptr_null(byoc_target_pass_at(reg, trt, 2));
+    ck_assert_ptr_null(byoc_target_pass_at(reg, trt, -1));
+    ck_assert_int_eq(byoc_target_pass_count(reg, trt10, &owner), 2);
+    ck_assert_ptr_eq(owner, trt);
+    ck_assert_ptr_eq(byoc_target_pass_at(reg, trt10, 1), &trt_passes[1]);
+    ck_assert_int_eq(byoc_target_pass_count(reg, native, &owner), 0);
+    ck_assert_ptr_null(owner);
+    ck_assert_ptr_null(byoc_target_pass_at(reg, native, 0));
+    ck_assert_int_eq(byoc_target_pass_count(reg, native, NULL), 0);
+
+    /* Added passes come after the generated ones; the same name at another
+     * point is another pass. */
+    int tag = 7;
+    ck_assert_int_eq(byoc_target_add_pass(reg, "trt", "prep", BYOC_PASS_AFTER, other_pass, &tag,
+                                          &err), 0);
+    const byoc_pass_decl *added = byoc_target_pass_at(reg, trt, 2);
+    ck_assert_int_eq(byoc_target_pass_count(reg, trt, NULL), 3);
+    ck_assert_str_eq(added->name, "prep");
+    ck_assert_int_eq(added->point, BYOC_PASS_AFTER);
+    ck_assert(added->fn == other_pass);
+    ck_assert_ptr_eq(added->user, &tag);
+    ck_assert_int_eq(byoc_target_pass_count(reg, trt10, NULL), 3);   /* still trt's */
+
+    /* A pass of its own: trt10 no longer inherits any of trt's. */
+    char name[] = "mine";
+    ck_assert_int_eq(byoc_target_add_pass(reg, "trt10", name, BYOC_PASS_PARTITION, noop_pass, NULL,
+                                          &err), 0);
+    name[0] = 'x';   /* the registry keeps its own copy */
+    ck_assert_int_eq(byoc_target_pass_count(reg, trt10, &owner), 1);
+    ck_assert_ptr_eq(owner, trt10);
+    ck_assert_str_eq(byoc_target_pass_at(reg, trt10, 0)->name, "mine");
+    ck_assert_int_eq(byoc_target_pass_count(reg, trt, NULL), 3);
+    for (int i = 0; i < 20; i++) {
+        char more[16];
+        snprintf(more, sizeof more, "p%d", i);
+        ck_assert_int_eq(byoc_target_add_pass(reg, "trt", more, BYOC_PASS_BEFORE, noop_pass, NULL,
+                                              &err), 0);
+    }
+    ck_assert_int_eq(byoc_target_pass_count(reg, trt, NULL), 23);
+    ck_assert_ptr_eq(byoc_target_pass_at(reg, trt, 2), added);   /* pointers stay valid */
+    ck_assert_str_eq(byoc_target_pass_at(reg, trt, 22)->name, "p19");
 }
 END_TEST
 
@@ -549,6 +629,7 @@ static const char expected_dump[] =
     "  rules 0\n"
     "  patterns 0\n"
     "  partition rules 0\n"
+    "  passes 0\n"
     "target trt : gpu\n"
     "  module base\n"
     "  fusion any\n"
@@ -568,6 +649,10 @@ static const char expected_dump[] =
     "  patterns 1\n"
     "    pattern conv_add: 5 nodes\n"
     "  partition rules 1\n"
+    "  runtime \"onnxruntime:TensorrtExecutionProvider\"\n"
+    "  passes 2\n"
+    "    pass before prep\n"
+    "    pass partition lower_trt\n"
     "target trt10 : trt : gpu\n"
     "  module ext\n"
     "  fusion any\n"
@@ -589,6 +674,10 @@ static const char expected_dump[] =
     "    pattern conv_add: 5 nodes\n"
     "    pattern fast_add: 3 nodes\n"
     "  partition rules 2\n"
+    "  runtime \"onnxruntime:TensorrtExecutionProvider\"\n"
+    "  passes 2, inherited from trt\n"
+    "    pass before prep\n"
+    "    pass partition lower_trt\n"
     "target host : cpu\n"
     "  module ext\n"
     "  fusion none\n"
@@ -598,7 +687,9 @@ static const char expected_dump[] =
     "  efficiency 1.0\n"
     "  rules 0\n"
     "  patterns 0\n"
-    "  partition rules 0\n";
+    "  partition rules 0\n"
+    "  runtime \"onnxruntime:CPUExecutionProvider\"\n"
+    "  passes 0\n";
 
 START_TEST(dump)
 {
@@ -904,6 +995,45 @@ START_TEST(option_spec_errors)
 }
 END_TEST
 
+START_TEST(pass_errors)
+{
+    byoc_error err;
+    ck_assert_int_eq(byoc_target_add_pass(reg, "trx", "p", BYOC_PASS_BEFORE, noop_pass, NULL, &err),
+                     -1);
+    ck_assert_str_eq(err.msg, "unknown target 'trx' (did you mean 'trt'?)");
+    ck_assert_int_eq(byoc_target_add_pass(reg, NULL, "p", BYOC_PASS_BEFORE, noop_pass, NULL, &err),
+                     -1);
+    ck_assert_str_eq(err.msg, "unknown target ''");
+    ck_assert_int_eq(byoc_target_add_pass(reg, "trt", "p", BYOC_PASS_BEFORE, NULL, NULL, &err), -1);
+    ck_assert_str_eq(err.msg, "pass 'p' of target 'trt' has no function");
+    ck_assert_int_eq(byoc_target_add_pass(reg, "trt", "", BYOC_PASS_BEFORE, noop_pass, NULL, &err),
+                     -1);
+    ck_assert_str_eq(err.msg, "a pass of target 'trt' needs a name");
+    ck_assert_int_eq(byoc_target_add_pass(reg, "trt", "p", (byoc_pass_point)9, noop_pass, NULL,
+                                          &err), -1);
+    ck_assert_str_eq(err.msg, "pass 'p' of target 'trt' has no point 9");
+    /* A name it has at that point: generated, or added. */
+    ck_assert_int_eq(byoc_target_add_pass(reg, "trt", "lower_trt", BYOC_PASS_PARTITION, other_pass,
+                                          NULL, &err), -1);
+    ck_assert_str_eq(err.msg, "target 'trt' already has pass 'lower_trt' at point 'partition'");
+    ck_assert_int_eq(byoc_target_add_pass(reg, "host", "w", BYOC_PASS_AFTER, noop_pass, NULL, &err),
+                     0);
+    ck_assert_int_eq(byoc_target_add_pass(reg, "host", "w", BYOC_PASS_AFTER, other_pass, NULL, &err),
+                     -1);
+    ck_assert_str_eq(err.msg, "target 'host' already has pass 'w' at point 'after'");
+    ck_assert_int_eq(byoc_target_add_pass(NULL, "trt", "p", BYOC_PASS_BEFORE, noop_pass, NULL, &err),
+                     -1);
+    ck_assert_str_eq(err.msg, "no registry");
+    /* Nothing changed but host's one pass. */
+    ck_assert_int_eq(byoc_target_pass_count(reg, target("trt"), NULL), 2);
+    ck_assert_int_eq(byoc_target_pass_count(reg, target("host"), NULL), 1);
+    /* Tables the registry does not hold: their generated passes only. */
+    ck_assert_int_eq(byoc_target_pass_count(reg, &dup_targets[1], NULL), 0);
+    ck_assert_int_eq(byoc_target_pass_count(NULL, target("trt"), NULL), 0);
+    ck_assert_ptr_null(byoc_target_runtime(NULL, target("trt")));
+}
+END_TEST
+
 START_TEST(unregistered_tables)
 {
     /* A table that was never added (or another table under a registered
@@ -932,6 +1062,7 @@ static Suite *registry_suite(void)
     tcase_add_test(core, lookups);
     tcase_add_test(core, refinement_chains);
     tcase_add_test(core, inherited_settings);
+    tcase_add_test(core, runtime_and_passes);
     tcase_add_test(core, inherited_lists);
     tcase_add_test(core, option_defaults);
     tcase_add_test(core, option_set_is_per_target);
@@ -949,6 +1080,7 @@ static Suite *registry_suite(void)
     tcase_add_test(errors, option_errors);
     tcase_add_test(errors, option_text_errors);
     tcase_add_test(errors, option_spec_errors);
+    tcase_add_test(errors, pass_errors);
     tcase_add_test(errors, unregistered_tables);
     suite_add_tcase(s, errors);
     return s;
