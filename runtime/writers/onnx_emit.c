@@ -46,7 +46,7 @@ typedef struct ex {
     int nin;
     const char *const *out; /* nout entries; NULL or "" where not wanted */
     int nout;
-    int nfields;            /* of the call's value: 1 for a tensor */
+    int nfields; /* of the call's value: 1 for a tensor */
     byoc_error *err;
     const byoc_tensor_type **it; /* nin: the flattened arguments' types */
     int *inode;                  /* nin: the argument's node, -1 for a tuple's field */
@@ -78,14 +78,14 @@ static int need(ex *e, int v, const char *what)
 {
     if (e->opset >= v)
         return 0;
-    return fail(e, "needs ONNX %s, which opset %d lacks (it has it from opset %d)", what,
-                e->opset, v);
+    return fail(e, "needs ONNX %s, which opset %d lacks (it has it from opset %d)", what, e->opset,
+                v);
 }
 
-#define TRY(x)                                                                                 \
-    do {                                                                                       \
-        if ((x) < 0)                                                                           \
-            return -1;                                                                         \
+#define TRY(x)                                                                                     \
+    do {                                                                                           \
+        if ((x) < 0)                                                                               \
+            return -1;                                                                             \
     } while (0)
 
 /* ---- attributes ----------------------------------------------------------- */
@@ -284,7 +284,10 @@ static const char *bin(ex *e, const char *op, const char *a, const char *b, cons
 
 static const char *i64s(ex *e, const int64_t *v, size_t n) { return bx_ob_const_i64s(e->b, v, n); }
 
-static const char *i64(ex *e, int64_t v) { return bx_ob_const_scalar(e->b, BYOC_DT_INT64, (double)v); }
+static const char *i64(ex *e, int64_t v)
+{
+    return bx_ob_const_scalar(e->b, BYOC_DT_INT64, (double)v);
+}
 
 /* A scalar of dtype dt; integers exactly, whatever their size. */
 static const char *scalar(ex *e, byoc_dtype dt, double v)
@@ -497,16 +500,17 @@ static const char *trunc_of(ex *e, const char *x, byoc_dtype dt, const char *y)
 static int em_trunc(ex *e)
 {
     if (!is_float(dt_of(e, 0)))
-        return ident(e, e->in[0], Y0) ? 0 : -1;
-    trunc_of(e, e->in[0], dt_of(e, 0), Y0);
+        ident(e, e->in[0], Y0);
+    else
+        trunc_of(e, e->in[0], dt_of(e, 0), Y0);
     return 0;
 }
 
 static int em_isfinite(ex *e)
 {
     TRY(need(e, 10, "IsInf"));
-    const char *bad = bin(e, "Or", un(e, "IsInf", e->in[0], NULL), un(e, "IsNaN", e->in[0], NULL),
-                          NULL);
+    const char *bad =
+        bin(e, "Or", un(e, "IsInf", e->in[0], NULL), un(e, "IsNaN", e->in[0], NULL), NULL);
     un(e, "Not", bad, Y0);
     return 0;
 }
@@ -611,7 +615,7 @@ static int em_shift(ex *e)
 static int em_bitwise(ex *e)
 {
     if (dt_of(e, 0) == BYOC_DT_BOOL) {
-        const char *op = strcmp(e->op, "bitwise_and") == 0   ? "And"
+        const char *op = strcmp(e->op, "bitwise_and") == 0  ? "And"
                          : strcmp(e->op, "bitwise_or") == 0 ? "Or"
                                                             : "Xor";
         bin(e, op, e->in[0], e->in[1], Y0);
@@ -945,7 +949,8 @@ static int em_split(ex *e)
     int64_t *sizes = BX_NEWN(e->b->arena, int64_t, nf + 1);
     bool known = true;
     for (int i = 0; i < nf; i++) {
-        const byoc_tensor_type *f = byoc_node_type(e->g, e->node, nf > 1 || byoc_node_field_count(e->g, e->node) >= 0 ? i : -1);
+        bool tuple = byoc_node_field_count(e->g, e->node) >= 0;
+        const byoc_tensor_type *f = byoc_node_type(e->g, e->node, tuple ? i : -1);
         sizes[i] = f && f->rank == t->rank ? f->dims[axis] : -1;
         known &= sizes[i] >= 0;
     }
@@ -987,7 +992,8 @@ static int em_split(ex *e)
  * end and strides on those axes; without, on the leading axes, strides
  * past their list 1.  "size" mode reads end as a length, -1 to the end,
  * with stride 1.  ONNX Slice clamps begin and end into the axis as topi's
- * canonicalisation does, for either sign of the step. */
+ * canonicalisation does, for either sign of the step.  (A size counts from
+ * begin as given, as topi's ConvertToVec adds them.) */
 static int em_strided_slice(ex *e)
 {
     int64_t begin[MAXL], end[MAXL], strides[MAXL], axes[MAXL];
@@ -1039,12 +1045,7 @@ static int em_strided_slice(ex *e)
         if (size_mode) {
             s[i] = 1;
             int64_t bi = b[i], sz = en[i];
-            if (sz < 0)
-                en[i] = INT64_MAX;
-            else if (bi < 0)
-                en[i] = bi + sz >= 0 ? INT64_MAX : bi + sz;
-            else
-                en[i] = bi > INT64_MAX - sz ? INT64_MAX : bi + sz;
+            en[i] = sz < 0 || bi > INT64_MAX - sz ? INT64_MAX : bi + sz;
         }
         if (s[i] == 0)
             return fail(e, "with stride 0");
@@ -1089,7 +1090,8 @@ static const char *axis_size(ex *e, const char *x, int axis, int64_t d, byoc_dty
 static int em_take(ex *e)
 {
     if (a_int(e, "batch_dims", 0) != 0)
-        return fail(e, "with batch_dims %lld has no ONNX form", (long long)a_int(e, "batch_dims", 0));
+        return fail(e, "with batch_dims %lld has no ONNX form",
+                    (long long)a_int(e, "batch_dims", 0));
     const char *data = e->in[0];
     const byoc_tensor_type *t = e->it[0];
     int axis = 0;
@@ -1344,7 +1346,7 @@ static int em_slice_like(ex *e)
  * most once ("NCHW" to "NCHW8c" and back, "NCHW" to "NHWC"): the input is
  * reshaped to the finest axes, transposed, and reshaped to the output. */
 typedef struct lay_axis {
-    char name;   /* 'C' for a primal axis, 'c' for its sub-axis */
+    char name;      /* 'C' for a primal axis, 'c' for its sub-axis */
     int64_t factor; /* of a sub-axis */
 } lay_axis;
 
@@ -1506,8 +1508,7 @@ static int em_zeros_ones(ex *e)
 
 static int em_zeros_ones_like(ex *e)
 {
-    return fill_shape(e, un(e, "Shape", e->in[0], NULL), dt_of(e, 0), e->op[0] == 'o' ? 1 : 0,
-                      Y0);
+    return fill_shape(e, un(e, "Shape", e->in[0], NULL), dt_of(e, 0), e->op[0] == 'o' ? 1 : 0, Y0);
 }
 
 /* full(fill_value): the scalar, cast, expanded to the shape. */
@@ -1881,8 +1882,7 @@ static bool layout_perm(const char *from, const char *to, int64_t *perm)
 }
 
 /* x laid out in `layout` as laid out in `canon`. */
-static int to_layout(ex *e, const char **x, const char *layout, const char *canon,
-                     const char *what)
+static int to_layout(ex *e, const char **x, const char *layout, const char *canon, const char *what)
 {
     if (strcmp(layout, canon) == 0)
         return 0;
@@ -1902,8 +1902,8 @@ static const char *from_layout(ex *e, const char *y, const char *layout, const c
     return *tmp;
 }
 
-static int finish_layout(ex *e, const char *t, const char *y, const char *layout,
-                         const char *canon, const char *what)
+static int finish_layout(ex *e, const char *t, const char *y, const char *layout, const char *canon,
+                         const char *what)
 {
     if (t == y)
         return 0;
@@ -1982,8 +1982,8 @@ static int product_dtype(ex *e, byoc_dtype *cast_to, bool *integer)
         *integer = true;
         return 0;
     }
-    return fail(e, "of %s and %s into %s has no ONNX form", byoc_dtype_name(a),
-                byoc_dtype_name(b), byoc_dtype_name(od));
+    return fail(e, "of %s and %s into %s has no ONNX form", byoc_dtype_name(a), byoc_dtype_name(b),
+                byoc_dtype_name(od));
 }
 
 /* A zero point (argument i) in dtype dt, as ONNX's quantized ops want it:
@@ -1994,11 +1994,10 @@ static const char *zp_as(ex *e, int i, byoc_dtype dt)
         return e->in[i];
     int64_t v[MAXL];
     int n;
-    if (const_ints(e, i, v, MAXL, &n) && rank_of(e, i) <= 1
-        && (rank_of(e, i) == 1 || n == 1)) {
+    if (const_ints(e, i, v, MAXL, &n) && rank_of(e, i) <= 1 && (rank_of(e, i) == 1 || n == 1)) {
         int64_t dim = n;
-        return bx_ob_add_init(e->b, bx_ob_tensor(e->b, NULL, dt, &dim, rank_of(e, i), v, NULL,
-                                                 (size_t)n));
+        return bx_ob_add_init(
+            e->b, bx_ob_tensor(e->b, NULL, dt, &dim, rank_of(e, i), v, NULL, (size_t)n));
     }
     return cast(e, e->in[i], dt_of(e, i), dt, NULL);
 }
@@ -2027,8 +2026,6 @@ static int em_conv(ex *e)
     bool tr = strstr(base, "_transpose") != NULL;
     if (q && tr)
         return fail(e, "has no ONNX form (ONNX has no integer ConvTranspose)");
-    if (rank_of(e, 0) >= 0 && rank_of(e, 0) != nd + 2)
-        return fail(e, "on a tensor of rank %d", rank_of(e, 0));
     char dcanon[8], kcanon[8];
     snprintf(dcanon, sizeof dcanon, "NC%s", spatial_letters(nd));
     snprintf(kcanon, sizeof kcanon, "%s%s", tr ? "IO" : "OI", spatial_letters(nd));
@@ -2036,6 +2033,15 @@ static int em_conv(ex *e)
     const char *ol = a_str(e, "out_layout", "");
     if (!ol[0])
         ol = dl;
+    int64_t perm[BYOC_MAX_RANK];
+    if (!layout_perm(dl, dcanon, perm))
+        return fail(e, "with data_layout '%s' has no ONNX form", dl);
+    if (!layout_perm(kl, kcanon, perm))
+        return fail(e, "with kernel_layout '%s' has no ONNX form", kl);
+    if (!layout_perm(ol, dcanon, perm))
+        return fail(e, "with out_layout '%s' has no ONNX form", ol);
+    if (rank_of(e, 0) >= 0 && rank_of(e, 0) != nd + 2)
+        return fail(e, "on a tensor of rank %d", rank_of(e, 0));
     win w;
     TRY(read_window(e, nd, &w));
     int64_t groups = a_int(e, "groups", 1);
@@ -2058,8 +2064,9 @@ static int em_conv(ex *e)
         if (layout_perm(kl, kcanon, kperm) && layout_perm(dl, dcanon, dperm)) {
             int64_t kin = kt->dims[kperm[1]], cin = xt->dims[dperm[1]];
             if (kin >= 0 && cin >= 0 && groups > 0 && kin * groups != cin)
-                return fail(e, "with a kernel of %lld input channels for %lld channels in %lld "
-                               "groups has no ONNX form",
+                return fail(e,
+                            "with a kernel of %lld input channels for %lld channels in %lld "
+                            "groups has no ONNX form",
                             (long long)kin, (long long)cin, (long long)groups);
         }
     }
@@ -2119,7 +2126,10 @@ static int matmul_out(ex *e, const char *a, const char *b, byoc_dtype cast_to, b
         byoc_dtype od = otype(e)->dtype;
         bool recast = od != BYOC_DT_VOID && od != BYOC_DT_INT32;
         const char *in[4] = {a, b, azp ? azp : "", bzp};
-        Onnx__NodeProto *n = mkn(e, "MatMulInteger", "", in, bzp ? 4 : azp ? 3 : 2,
+        Onnx__NodeProto *n = mkn(e, "MatMulInteger", "", in,
+                                 bzp   ? 4
+                                 : azp ? 3
+                                       : 2,
                                  recast ? NULL : y);
         if (recast)
             cast(e, OUT(n), BYOC_DT_INT32, od, y);
@@ -2188,8 +2198,7 @@ static int em_matmul(ex *e)
 static int op_nd(const char *op)
 {
     size_t n = strlen(op);
-    return n >= 2 && op[n - 1] == 'd' && op[n - 2] >= '1' && op[n - 2] <= '3' ? op[n - 2] - '0'
-                                                                             : 2;
+    return n >= 2 && op[n - 1] == 'd' && op[n - 2] >= '1' && op[n - 2] <= '3' ? op[n - 2] - '0' : 2;
 }
 
 /* Integer data pool in float (float64 past 16 bits) and cast back, which
@@ -2435,8 +2444,7 @@ static int scale_shift(ex *e, const char *x, int r, int axis, int gi, int bi, bo
                        bool center, const char *y)
 {
     if (scale)
-        x = bin(e, "Mul", x, chan_bcast(e, e->in[gi], rank_of(e, gi), r, axis),
-                center ? NULL : y);
+        x = bin(e, "Mul", x, chan_bcast(e, e->in[gi], rank_of(e, gi), r, axis), center ? NULL : y);
     if (center)
         x = bin(e, "Add", x, chan_bcast(e, e->in[bi], rank_of(e, bi), r, axis), y);
     if (!scale && !center)
@@ -2453,8 +2461,8 @@ static int em_layer_norm(ex *e)
     const char *y = Y0;
     if (e->opset >= 17 && axis == r - 1 && scale && rank_of(e, 1) == 1
         && (!center || rank_of(e, 2) == 1)) {
-        Onnx__NodeProto *n = mk(e, "LayerNormalization", y, e->in[0], e->in[1],
-                                center ? e->in[2] : NULL);
+        Onnx__NodeProto *n =
+            mk(e, "LayerNormalization", y, e->in[0], e->in[1], center ? e->in[2] : NULL);
         bx_ob_attr_int(e->b, n, "axis", -1);
         bx_ob_attr_float(e->b, n, "epsilon", eps);
         return 0;
@@ -2558,8 +2566,8 @@ static int em_l2_normalize(ex *e)
     }
     byoc_dtype dt = dt_of(e, 0);
     const char *x = e->in[0];
-    const char *s = reduce(e, "ReduceSum", bin(e, "Mul", x, x, NULL), axes, n <= 0 ? -1 : n,
-                           true, NULL);
+    const char *s =
+        reduce(e, "ReduceSum", bin(e, "Mul", x, x, NULL), axes, n <= 0 ? -1 : n, true, NULL);
     s = bin(e, "Max", s, scalar(e, dt, a_float(e, "eps", 0)), NULL);
     bin(e, "Div", x, un(e, "Sqrt", s, NULL), Y0);
     return 0;
@@ -2647,9 +2655,9 @@ static int resize_core(ex *e, int nd, const rsz *p)
         if (sizes[i] < 0)
             return fail(e, "needs its output's spatial sizes");
     const char *mode = strcmp(p->method, "nearest_neighbor") == 0 ? "nearest"
-                       : strcmp(p->method, "linear") == 0      ? "linear"
-                       : strcmp(p->method, "cubic") == 0       ? "cubic"
-                                                               : NULL;
+                       : strcmp(p->method, "linear") == 0         ? "linear"
+                       : strcmp(p->method, "cubic") == 0          ? "cubic"
+                                                                  : NULL;
     if (!mode)
         return fail(e, "with method '%s' has no ONNX form", p->method);
     bool nearest = mode[0] == 'n';
@@ -2871,8 +2879,8 @@ static const char *quant(ex *e, const char *x, byoc_dtype dt, int r, int si, int
              is_int(dt) ? "opset 11 (Round)" : "an integer dtype");
         return NULL;
     }
-    const char *v = un(e, "Round", bin(e, "Div", x, per_s ? chan_bcast(e, s, 1, r, a) : s, NULL),
-                       NULL);
+    const char *v =
+        un(e, "Round", bin(e, "Div", x, per_s ? chan_bcast(e, s, 1, r, a) : s, NULL), NULL);
     if (!known_zero(e, zi)) {
         const char *z = cast(e, qzp(e, zi, BYOC_DT_INT32), BYOC_DT_INT32, BYOC_DT_FLOAT32, NULL);
         v = bin(e, "Add", v, per_z ? chan_bcast(e, z, 1, r, a) : z, NULL);
@@ -2924,15 +2932,15 @@ static int em_qnn_requantize(ex *e)
  * quantized into the output's scale (lhs's dtype). */
 static int em_qnn_binary(ex *e)
 {
-    const char *op = strcmp(e->op, "qnn.add") == 0 ? "Add"
+    const char *op = strcmp(e->op, "qnn.add") == 0   ? "Add"
                      : strcmp(e->op, "qnn.mul") == 0 ? "Mul"
                                                      : "Sub";
     int r = otype(e)->rank;
-    const char *a = deq(e, e->in[0], dt_of(e, 0), rank_of(e, 0), 2, 3, a_int(e, "lhs_axis", -1),
-                        NULL);
-    const char *b = a ? deq(e, e->in[1], dt_of(e, 1), rank_of(e, 1), 4, 5,
-                            a_int(e, "rhs_axis", -1), NULL)
-                      : NULL;
+    const char *a =
+        deq(e, e->in[0], dt_of(e, 0), rank_of(e, 0), 2, 3, a_int(e, "lhs_axis", -1), NULL);
+    const char *b =
+        a ? deq(e, e->in[1], dt_of(e, 1), rank_of(e, 1), 4, 5, a_int(e, "rhs_axis", -1), NULL)
+          : NULL;
     if (!b)
         return -1;
     byoc_dtype dt = out_dtype(e, dt_of(e, 0));
@@ -2985,8 +2993,8 @@ static int em_qnn_concatenate(ex *e)
     TRY(axis_of(e, a_int(e, "axis", 0), rank_of(e, 0), &axis));
     const char **parts = BX_NEWN(e->b->arena, const char *, n);
     for (int i = 0; i < n; i++) {
-        parts[i] = deq(e, e->in[i], dt_of(e, i), rank_of(e, i), e->afirst[1] + i,
-                       e->afirst[2] + i, -1, NULL);
+        parts[i] = deq(e, e->in[i], dt_of(e, i), rank_of(e, i), e->afirst[1] + i, e->afirst[2] + i,
+                       -1, NULL);
         if (!parts[i])
             return -1;
     }
