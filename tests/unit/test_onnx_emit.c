@@ -14,7 +14,8 @@
  *
  * `test_onnx_emit --models DIR` writes each case that emits as an ONNX
  * model, DIR/<case>.onnx, for tests/onnx/emit_check.sh, which runs ONNX's
- * checker on them. */
+ * checker on them; `--graph MODEL OUT OPSET [NAME=SIZE...]` writes every
+ * call of a model (ONNX or Relay) through the emitter into one model. */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif
@@ -251,6 +252,10 @@ static void APAIRS(int node, const char *name, int n, ...)
 /* ---- the cases --------------------------------------------------------------- */
 
 static int c_add(void) { return CALL("add", 2, IN("x", "float32[2,3]"), IN("z", "float32[3]")); }
+static int c_add_mixed(void)
+{
+    return CALL("add", 2, IN("x", "float16[2,3]"), IN("z", "float32[3]"));
+}
 static int c_add_i8(void) { return CALL("add", 2, IN("x", "int8[4]"), IN("z", "int8[4]")); }
 static int c_rsqrt(void) { return CALL("rsqrt", 1, IN("x", "float32[4]")); }
 static int c_erf(void) { return CALL("erf", 1, IN("x", "float16[4]")); }
@@ -1030,6 +1035,7 @@ typedef struct tcase {
 
 static const tcase cases[] = {
     {"add", c_add, 13, "Add(x,z)->Y"},
+    {"add_mixed", c_add_mixed, 13, "Cast(z)->t0{to=10}; Add(x,t0)->Y"},
     {"add_i8", c_add_i8, 13,
      "Cast(x)->t0{to=6}; Cast(z)->t1{to=6}; Add(t0,t1)->t2; Cast(t2)->Y{to=3}"},
     {"add_i8", c_add_i8, 17, "Add(x,z)->Y"},
@@ -1686,6 +1692,134 @@ static int write_model(const tcase *c, const char *dir)
     return rc;
 }
 
+/* ---- a whole model, each call through the emitter -------------------------------- */
+
+/* The tensor name of node n's field k (k < 0: n itself). */
+static const char *tensor_name(bx_arena *a, int n, int k)
+{
+    switch (byoc_node_kind_of(G, n)) {
+    case BYOC_N_INPUT: return byoc_node_name(G, n);
+    case BYOC_N_CONST: return bx_arena_printf(a, "c%d", n);
+    case BYOC_N_TUPLE: return tensor_name(a, byoc_node_arg(G, n, k), -1);
+    case BYOC_N_PROJ: return tensor_name(a, byoc_node_arg(G, n, 0), byoc_node_proj_index(G, n));
+    default: return k < 0 ? bx_arena_printf(a, "n%d", n) : bx_arena_printf(a, "n%d.%d", n, k);
+    }
+}
+
+/* `--graph MODEL OUT OPSET [NAME=SIZE...]`: every call of MODEL emitted
+ * at OPSET into one ONNX model OUT, its inputs, constants and opaque
+ * calls' outputs as typed inputs; the calls that have no ONNX form are
+ * listed, and the status is 1 when there are any. */
+static int write_graph(int argc, char **argv)
+{
+    byoc_error err;
+    byoc_dim_binding dims[8];
+    byoc_read_options opts = {.dims = dims};
+    for (int i = 4; i < argc && opts.ndims < 8; i++) {
+        char *eq = strchr(argv[i], '=');
+        if (!eq)
+            return 2;
+        *eq = 0;
+        dims[opts.ndims].name = argv[i];
+        dims[opts.ndims++].value = atoll(eq + 1);
+    }
+    size_t len = strlen(argv[1]);
+    bool onnx = len > 5 && strcmp(argv[1] + len - 5, ".onnx") == 0;
+    G = onnx ? byoc_onnx_read_with(R, argv[1], &opts, &err)
+             : byoc_relay_read_with(R, argv[1], &opts, &err);
+    if (!G)
+        die(argv[1], &err);
+    bx_arena a;
+    bx_ob b;
+    bx_arena_init(&a);
+    bx_ob_init(&b, &a, atoi(argv[3]), "byoc.");
+    int nn = byoc_graph_node_count(G), failed = 0, calls = 0, opaque = 0;
+    Onnx__GraphProto *gp = BX_NEW(&a, Onnx__GraphProto);
+    onnx__graph_proto__init(gp);
+    gp->name = "emitted";
+    int ninputs = 0;
+    for (int i = 0; i < nn; i++)
+        ninputs += byoc_node_kind_of(G, i) == BYOC_N_CALL && byoc_node_field_count(G, i) >= 0
+                       ? byoc_node_field_count(G, i)
+                       : 1;
+    gp->input = BX_NEWN(&a, Onnx__ValueInfoProto *, ninputs + 1);
+    const char **in, **out;
+    for (int i = 0; i < nn; i++) {
+        byoc_node_kind k = byoc_node_kind_of(G, i);
+        if (k == BYOC_N_INPUT || k == BYOC_N_CONST) {
+            gp->input[gp->n_input++] =
+                value_info(&a, tensor_name(&a, i, -1), byoc_node_type(G, i, -1));
+            continue;
+        }
+        if (k != BYOC_N_CALL)
+            continue;
+        if (byoc_node_is_opaque(G, i)) {
+            /* The split writer copies the model's own node: here its
+             * outputs are inputs. */
+            int nf = byoc_node_field_count(G, i);
+            for (int f = 0; f < (nf >= 0 ? nf : 1); f++)
+                gp->input[gp->n_input++] = value_info(&a, tensor_name(&a, i, nf >= 0 ? f : -1),
+                                                      byoc_node_type(G, i, nf >= 0 ? f : -1));
+            opaque++;
+            continue;
+        }
+        calls++;
+        int nin = 0, nargs = byoc_node_arg_count(G, i);
+        for (int j = 0; j < nargs; j++) {
+            int arg = byoc_node_arg(G, i, j), nf = byoc_node_field_count(G, arg);
+            nin += nf >= 0 ? nf : 1;
+        }
+        in = BX_NEWN(&a, const char *, nin + 1);
+        nin = 0;
+        for (int j = 0; j < nargs; j++) {
+            int arg = byoc_node_arg(G, i, j), nf = byoc_node_field_count(G, arg);
+            for (int f = 0; f < (nf >= 0 ? nf : 1); f++)
+                in[nin++] = tensor_name(&a, arg, nf >= 0 ? f : -1);
+        }
+        int nf = byoc_node_field_count(G, i), nout = nf >= 0 ? nf : 1;
+        out = BX_NEWN(&a, const char *, nout + 1);
+        for (int f = 0; f < nout; f++)
+            out[f] = tensor_name(&a, i, nf >= 0 ? f : -1);
+        if (bx_onnx_emit_call(&b, G, i, in, nin, out, nout, &err) < 0) {
+            printf("%%%d: %s\n", i, err.msg);
+            failed++;
+        }
+    }
+    int o = byoc_graph_output(G), nf = byoc_node_field_count(G, o);
+    gp->output = BX_NEWN(&a, Onnx__ValueInfoProto *, (nf >= 0 ? nf : 1) + 1);
+    for (int f = 0; f < (nf >= 0 ? nf : 1); f++)
+        gp->output[gp->n_output++] = value_info(&a, tensor_name(&a, o, nf >= 0 ? f : -1),
+                                                byoc_node_type(G, o, nf >= 0 ? f : -1));
+    gp->n_node = b.nnodes;
+    gp->node = b.nodes;
+    gp->n_initializer = b.ninits;
+    gp->initializer = b.inits;
+    Onnx__ModelProto m;
+    onnx__model_proto__init(&m);
+    m.has_ir_version = 1;
+    m.ir_version = ir_version(b.opset);
+    m.graph = gp;
+    Onnx__OperatorSetIdProto def, *ops[1] = {&def};
+    onnx__operator_set_id_proto__init(&def);
+    def.domain = "";
+    def.has_version = 1;
+    def.version = b.opset;
+    m.opset_import = ops;
+    m.n_opset_import = 1;
+    size_t size = onnx__model_proto__get_packed_size(&m);
+    uint8_t *bytes = BX_NEWN(&a, uint8_t, size + 1);
+    onnx__model_proto__pack(&m, bytes);
+    FILE *f = fopen(argv[2], "wb");
+    int rc = f && fwrite(bytes, 1, size, f) == size ? 0 : 2;
+    if (f && fclose(f) != 0)
+        rc = 2;
+    printf("%zu nodes from %d calls (and %d opaque); %d without an ONNX form\n", b.nnodes, calls,
+           opaque, failed);
+    bx_arena_free(&a);
+    byoc_graph_destroy(G);
+    return rc ? rc : failed ? 1 : 0;
+}
+
 static Suite *emit_suite(void)
 {
     Suite *s = suite_create("onnx_emit");
@@ -1704,6 +1838,11 @@ int main(int argc, char **argv)
     R = byoc_registry_create();
     if (byoc_register_relay(R, &err) < 0)
         die("relay", &err);
+    if (argc >= 5 && strcmp(argv[1], "--graph") == 0) {
+        int rc = write_graph(argc - 1, argv + 1);
+        byoc_registry_destroy(R);
+        return rc;
+    }
     if (argc == 3 && strcmp(argv[1], "--models") == 0) {
         int written = 0;
         for (int i = 0; i < NCASES; i++) {
