@@ -23,7 +23,10 @@ tests_unit_test_onnx_emit_CFLAGS = $(RUNTIME_UNIT_CFLAGS)
 tests_unit_test_onnx_emit_LDADD = $(RUNTIME_UNIT_LDADD) $(PROTOBUF_C_LIBS) -lm
 $(tests_unit_test_onnx_emit_OBJECTS): runtime/onnx.pb-c.h
 endif
+# ... and ONNX Runtime runs them against numpy references of the Relay ops
+# (skipped without node's onnxruntime-node, BYOC_ORT_NODE).
 if HAVE_ONNX
-TESTS += tests/onnx/emit_check.sh
+TESTS += tests/onnx/emit_check.sh tests/onnx/emit_numeric.sh
 endif
-EXTRA_DIST += tests/onnx/emit_check.sh
+EXTRA_DIST += tests/onnx/emit_check.sh tests/onnx/emit_numeric.sh tests/onnx/emit_numeric.py \
+	tests/onnx/ort_run.js

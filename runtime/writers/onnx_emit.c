@@ -2201,13 +2201,15 @@ static int op_nd(const char *op)
     return n >= 2 && op[n - 1] == 'd' && op[n - 2] >= '1' && op[n - 2] <= '3' ? op[n - 2] - '0' : 2;
 }
 
-/* Integer data pool in float (float64 past 16 bits) and cast back, which
- * truncates an average as TVM's integer division does. */
-static byoc_dtype pool_dtype(byoc_dtype dt)
+/* Integer data pool in float32 and cast back, which truncates an average
+ * as TVM's integer division does: exact while the sums stay below 2^24, as
+ * those of 8-bit data do (ONNX Runtime's AveragePool takes no float64);
+ * a max of 64-bit integers in float64. */
+static byoc_dtype pool_dtype(byoc_dtype dt, bool avg)
 {
     if (is_float(dt))
         return dt;
-    return byoc_dtype_bits(dt) <= 16 ? BYOC_DT_FLOAT32 : BYOC_DT_FLOAT64;
+    return byoc_dtype_bits(dt) <= 32 || avg ? BYOC_DT_FLOAT32 : BYOC_DT_FLOAT64;
 }
 
 /* ONNX (ONNX Runtime, PyTorch) drops a last window in ceil mode that
@@ -2247,7 +2249,7 @@ static int pool_core(ex *e, bool avg, int nd, const int64_t *kernel, const win *
         return fail(e, "with layout '%s' has no ONNX form", layout);
     if (ceil_mode)
         TRY(check_ceil(e, w, kernel, e->it[0], dperm));
-    byoc_dtype dt = dt_of(e, 0), pd = pool_dtype(dt);
+    byoc_dtype dt = dt_of(e, 0), pd = pool_dtype(dt, avg);
     if (!avg && (dt == BYOC_DT_INT8 || dt == BYOC_DT_UINT8) && e->opset >= 12)
         pd = dt;
     const char *x = e->in[0];
@@ -2289,7 +2291,7 @@ static int em_global_pool(ex *e)
     const char *layout = a_str(e, "layout", "NCHW"), *ol = a_str(e, "out_layout", "");
     if (ol[0] && strcmp(ol, layout) != 0)
         return fail(e, "with out_layout '%s' has no ONNX form", ol);
-    byoc_dtype dt = dt_of(e, 0), pd = pool_dtype(dt);
+    byoc_dtype dt = dt_of(e, 0), pd = pool_dtype(dt, avg);
     if (!avg && is_q8(dt) && e->opset >= 12)
         pd = dt;
     const char *x = cast(e, e->in[0], dt, pd, NULL), *y = Y0;

@@ -1170,7 +1170,7 @@ static const tcase cases[] = {
      "Transpose(x)->t0{perm=[0,3,1,2]}; AveragePool(t0)->t1{count_include_pad=0 "
      "pads=[0,0,0,0] strides=[2,2] kernel_shape=[2,2]}; Transpose(t1)->Y{perm=[0,2,3,1]}"},
     {"avg_pool_int", c_avg_pool_int, 13,
-     "Cast(x)->t0{to=11}; AveragePool(t0)->t1{count_include_pad=0 pads=[0,0,0,0] "
+     "Cast(x)->t0{to=1}; AveragePool(t0)->t1{count_include_pad=0 pads=[0,0,0,0] "
      "strides=[1,1] kernel_shape=[2,2]}; Cast(t1)->Y{to=6}"},
     {"global_avg", c_global_avg, 9, "GlobalAveragePool(x)->Y"},
     {"global_max_nhwc", c_global_max_nhwc, 13, "ReduceMax(x)->Y{axes=[1,2] keepdims=1}"},
