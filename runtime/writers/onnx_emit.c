@@ -379,8 +379,12 @@ static const char *slice(ex *e, const char *x, const int64_t *starts, const int6
                          const int64_t *axes, const int64_t *steps, int n, const char *y)
 {
     if (e->opset >= 10) {
-        const char *in[5] = {x, i64s(e, starts, (size_t)n), i64s(e, ends, (size_t)n),
-                             i64s(e, axes, (size_t)n), steps ? i64s(e, steps, (size_t)n) : NULL};
+        const char *in[5] = {x, NULL, NULL, NULL, NULL};
+        in[1] = i64s(e, starts, (size_t)n);
+        in[2] = i64s(e, ends, (size_t)n);
+        in[3] = i64s(e, axes, (size_t)n);
+        if (steps)
+            in[4] = i64s(e, steps, (size_t)n);
         return OUT(mkn(e, "Slice", "", in, steps ? 5 : 4, y));
     }
     Onnx__NodeProto *s = mk(e, "Slice", y, x, NULL, NULL);
@@ -395,8 +399,10 @@ static const char *slice(ex *e, const char *x, const int64_t *starts, const int6
 static const char *clip_float(ex *e, const char *x, byoc_dtype dt, double lo, double hi,
                               const char *y)
 {
-    if (e->opset >= 11)
-        return OUT(mk(e, "Clip", y, x, scalar(e, dt, lo), scalar(e, dt, hi)));
+    if (e->opset >= 11) {
+        const char *l = scalar(e, dt, lo), *h = scalar(e, dt, hi);
+        return OUT(mk(e, "Clip", y, x, l, h));
+    }
     Onnx__NodeProto *c = mk(e, "Clip", y, x, NULL, NULL);
     bx_ob_attr_float(e->b, c, "min", lo);
     bx_ob_attr_float(e->b, c, "max", hi);
@@ -486,7 +492,8 @@ static int em_rsqrt(ex *e)
 static int em_log_base(ex *e)
 {
     double base = strcmp(e->op, "log2") == 0 ? 2.0 : 10.0;
-    bin(e, "Div", un(e, "Log", e->in[0], NULL), scalar(e, dt_of(e, 0), log(base)), Y0);
+    const char *l = un(e, "Log", e->in[0], NULL);
+    bin(e, "Div", l, scalar(e, dt_of(e, 0), log(base)), Y0);
     return 0;
 }
 
@@ -494,7 +501,8 @@ static int em_log_base(ex *e)
 static const char *trunc_of(ex *e, const char *x, byoc_dtype dt, const char *y)
 {
     const char *neg = bin(e, "Less", x, scalar(e, dt, 0), NULL);
-    return OUT(mk(e, "Where", y, neg, un(e, "Ceil", x, NULL), un(e, "Floor", x, NULL)));
+    const char *up = un(e, "Ceil", x, NULL), *down = un(e, "Floor", x, NULL);
+    return OUT(mk(e, "Where", y, neg, up, down));
 }
 
 static int em_trunc(ex *e)
@@ -509,8 +517,8 @@ static int em_trunc(ex *e)
 static int em_isfinite(ex *e)
 {
     TRY(need(e, 10, "IsInf"));
-    const char *bad =
-        bin(e, "Or", un(e, "IsInf", e->in[0], NULL), un(e, "IsNaN", e->in[0], NULL), NULL);
+    const char *inf = un(e, "IsInf", e->in[0], NULL), *nan = un(e, "IsNaN", e->in[0], NULL);
+    const char *bad = bin(e, "Or", inf, nan, NULL);
     un(e, "Not", bad, Y0);
     return 0;
 }
@@ -655,8 +663,8 @@ static int em_compare(ex *e)
             un(e, "Not", bin(e, le ? "Greater" : "Less", a, b, NULL), y);
         } else {
             TRY(need(e, 11, "Equal of floats"));
-            bin(e, "Or", bin(e, le ? "Less" : "Greater", a, b, NULL), bin(e, "Equal", a, b, NULL),
-                y);
+            const char *strict = bin(e, le ? "Less" : "Greater", a, b, NULL);
+            bin(e, "Or", strict, bin(e, "Equal", a, b, NULL), y);
         }
         return 0;
     }
@@ -665,9 +673,7 @@ static int em_compare(ex *e)
 
 static int em_where(ex *e)
 {
-    const char *c = e->in[0];
-    if (dt_of(e, 0) != BYOC_DT_BOOL)
-        c = un(e, "Not", bin(e, "Equal", c, scalar(e, dt_of(e, 0), 0), NULL), NULL);
+    const char *c = cast(e, e->in[0], dt_of(e, 0), BYOC_DT_BOOL, NULL); /* nonzero: true */
     mk(e, "Where", Y0, c, e->in[1], e->in[2]);
     return 0;
 }
@@ -704,7 +710,8 @@ static int em_clip(ex *e)
     hi = isnan(hi) ? rhi : fmax(rlo, fmin(rhi, trunc(hi)));
     int64_t il = lo <= -9.2e18 ? INT64_MIN : (int64_t)lo;
     int64_t ih = hi >= 9.2e18 ? (byoc_dtype_class(dt) == 'u' ? -1 : INT64_MAX) : (int64_t)hi;
-    clamp_int(e, e->in[0], iscalar(e, dt, il), iscalar(e, dt, ih), Y0);
+    const char *l = iscalar(e, dt, il), *h = iscalar(e, dt, ih);
+    clamp_int(e, e->in[0], l, h, Y0);
     return 0;
 }
 
@@ -1080,7 +1087,8 @@ static const char *axis_size(ex *e, const char *x, int axis, int64_t d, byoc_dty
 {
     if (d >= 0)
         return iscalar(e, dt, d);
-    const char *g = bin(e, "Gather", un(e, "Shape", x, NULL), i64(e, axis), NULL);
+    const char *shape = un(e, "Shape", x, NULL);
+    const char *g = bin(e, "Gather", shape, i64(e, axis), NULL);
     return cast(e, g, BYOC_DT_INT64, dt, NULL);
 }
 
@@ -1116,9 +1124,13 @@ static int em_take(ex *e)
         for (int i = 0; inside && i < nv; i++)
             inside = v[i] >= 0 && v[i] < dim;
         if (!inside) {
-            const char *hi = dim >= 0 ? iscalar(e, idt, dim - 1)
-                                      : bin(e, "Sub", axis_size(e, data, axis, dim, idt),
-                                            iscalar(e, idt, 1), NULL);
+            const char *hi;
+            if (dim >= 0) {
+                hi = iscalar(e, idt, dim - 1);
+            } else {
+                const char *size = axis_size(e, data, axis, dim, idt);
+                hi = bin(e, "Sub", size, iscalar(e, idt, 1), NULL);
+            }
             idx = clamp_int(e, idx, iscalar(e, idt, 0), hi, NULL);
         }
     } else if (strcmp(mode, "wrap") == 0) {
@@ -1686,7 +1698,8 @@ static int topk_node(ex *e, int64_t k, int axis, bool largest, const char *v, co
         kk = i64s(e, &t->dims[axis], 1);
     else {
         int64_t a = axis;
-        kk = bin(e, "Gather", un(e, "Shape", e->in[0], NULL), i64s(e, &a, 1), NULL);
+        const char *shape = un(e, "Shape", e->in[0], NULL);
+        kk = bin(e, "Gather", shape, i64s(e, &a, 1), NULL);
     }
     const char *in[2] = {e->in[0], kk}, *outs[2] = {v, i};
     Onnx__NodeProto *n = bx_ob_node(e->b, "TopK", "", in, 2, outs, 2);
@@ -2081,8 +2094,11 @@ static int em_conv(ex *e)
     const char *cy = recast ? T(e) : t;
     Onnx__NodeProto *n;
     if (integer) {
-        const char *in[4] = {x, k, q ? zp_as(e, 2, dt_of(e, 0)) : NULL,
-                             q ? zp_as(e, 3, dt_of(e, 1)) : NULL};
+        const char *in[4] = {x, k, NULL, NULL};
+        if (q) {
+            in[2] = zp_as(e, 2, dt_of(e, 0));
+            in[3] = zp_as(e, 3, dt_of(e, 1));
+        }
         n = mkn(e, "ConvInteger", "", in, q ? 4 : 2, cy);
     } else {
         n = mk(e, tr ? "ConvTranspose" : "Conv", cy, x, k, NULL);
@@ -2169,8 +2185,9 @@ static int em_dense(ex *e)
         return 0;
     }
     w = transpose(e, w, perm, 2, NULL);
-    return matmul_out(e, e->in[0], w, cast_to, integer, q ? zp_as(e, 2, dt_of(e, 0)) : NULL,
-                      q ? zp_as(e, 3, dt_of(e, 1)) : NULL);
+    const char *azp = q ? zp_as(e, 2, dt_of(e, 0)) : NULL;
+    const char *bzp = q ? zp_as(e, 3, dt_of(e, 1)) : NULL;
+    return matmul_out(e, e->in[0], w, cast_to, integer, azp, bzp);
 }
 
 /* nn.matmul, nn.batch_matmul, qnn.batch_matmul: transpose_a and
@@ -2188,8 +2205,9 @@ static int em_matmul(ex *e)
         TRY(product_dtype(e, &cast_to, &integer));
     const char *a = ta ? swap_last(e, e->in[0], ra) : e->in[0];
     const char *b = tb ? swap_last(e, e->in[1], rb) : e->in[1];
-    return matmul_out(e, a, b, cast_to, integer, q ? zp_as(e, 2, dt_of(e, 0)) : NULL,
-                      q ? zp_as(e, 3, dt_of(e, 1)) : NULL);
+    const char *azp = q ? zp_as(e, 2, dt_of(e, 0)) : NULL;
+    const char *bzp = q ? zp_as(e, 3, dt_of(e, 1)) : NULL;
+    return matmul_out(e, a, b, cast_to, integer, azp, bzp);
 }
 
 /* ---- pools ------------------------------------------------------------------------ */
@@ -2965,7 +2983,8 @@ static int em_qnn_unary(ex *e)
         } else {
             const char *c = clip_float(e, bin(e, "Add", f, scalar(e, BYOC_DT_FLOAT32, 3), NULL),
                                        BYOC_DT_FLOAT32, 0, 6, NULL);
-            v = bin(e, "Div", bin(e, "Mul", f, c, NULL), scalar(e, BYOC_DT_FLOAT32, 6), NULL);
+            const char *m = bin(e, "Mul", f, c, NULL);
+            v = bin(e, "Div", m, scalar(e, BYOC_DT_FLOAT32, 6), NULL);
         }
     } else if (strcmp(op, "leaky_relu") == 0) {
         Onnx__NodeProto *n = mk(e, "LeakyRelu", NULL, f, NULL, NULL);

@@ -43,6 +43,27 @@ SPECIAL = {
     'cumsum': {'x': ids(-5, 5)},
     'cumsum_excl': {'x': ids(-5, 5)},
     'ge_i': {'x': ids(-3, 3), 'z': ids(-3, 3)},
+    'log2': {'x': lambda s, d: (rng.random(s) + 0.1).astype(d)},
+    'round': {'x': lambda s, d: np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 0.2, -0.7], d)},
+    'mod_i': {'x': ids(-9, 9), 'z': lambda s, d: rng.choice([-3, -2, 2, 3], size=s).astype(d)},
+    'trunc_mod_f': {'z': lambda s, d: rng.choice([-1.5, 0.7, 1.25], size=s).astype(d)},
+    'trunc_div_f': {'z': lambda s, d: rng.choice([-1.5, 0.7, 1.25], size=s).astype(d)},
+    'not_equal': {'x': ids(0, 2), 'z': ids(0, 2)},
+    'right_shift': {'z': ids(0, 8)},
+    'where_int': {'cond': ids(-1, 2)},
+    'cast_like': {'x': lambda s, d: (rng.random(s) * 200 - 100).astype(d)},
+    'scatter_elements': {'ids': ids(0, 3)},
+    'scatter_nd': {'ids': lambda s, d: np.array([[0, 2], [1, 3]], d)},
+    'gather': {'ids': ids(0, 4)},
+    'reverse_sequence': {'ids': ids(1, 5)},
+    'sequence_mask': {'ids': ids(0, 6)},
+    'deq_axis': {'x': ids(-128, 127)},
+    'qmul': {'a': ids(-128, 127), 'z': ids(-128, 127)},
+    'qsigmoid': {'x': ids(0, 255)},
+    'qhardswish': {'x': ids(-128, 127)},
+    'qsoftmax': {'x': ids(-128, 127)},
+    'qavg_pool': {'x': ids(0, 255)},
+    'qbatch_matmul': {'a': ids(-128, 127), 'z': ids(-128, 127)},
 }
 SYMBOLS = {'n': 4}
 
@@ -285,6 +306,107 @@ def ref(case, I):
     if case == 'qconcat':
         fa = a.astype(f32) * f32(0.5); fz = (z.astype(np.int32) - 1) * f32(0.25)
         return [q(np.concatenate([fa, fz], 1), 0.5, 0, np.int8)]
+    if case == 'sigmoid': return [1 / (1 + np.exp(-x))]
+    if case == 'exp': return [np.exp(x)]
+    if case == 'tanh': return [np.tanh(x)]
+    if case == 'negative': return [-x]
+    if case == 'sign': return [np.sign(x)]
+    if case == 'round': return [np.round(x)]
+    if case == 'trunc': return [np.trunc(x)]
+    if case == 'isfinite': return [np.isfinite(x)]
+    if case == 'log2': return [np.log2(x)]
+    if case == 'fast_softmax': return [softmax(x, 1)]
+    if case == 'shape_of': return [np.array(x.shape, np.int32)]
+    if case == 'ndarray_size': return [np.array(x.size, np.int32)]
+    if case == 'zeros_like': return [np.zeros_like(x)]
+    if case == 'ones_like': return [np.ones_like(x)]
+    if case == 'sort': return [np.sort(x, axis=1)]
+    if case == 'global_max': return [x.max(axis=(2, 3), keepdims=True)]
+    if case == 'maximum': return [np.maximum(x, z)]
+    if case == 'mod_i': return [np.fmod(x, z)]
+    if case == 'trunc_mod_f': return [np.fmod(x, z)]
+    if case == 'trunc_div_f': return [np.trunc(x / z)]
+    if case == 'not_equal': return [x != z]
+    if case == 'less_equal': return [x <= z]
+    if case == 'logical_and': return [x & z]
+    if case == 'bitwise_or_b': return [x | z]
+    if case == 'right_shift': return [x >> z]
+    if case == 'subtract': return [x - z]
+    if case == 'where_int': return [np.where(I['cond'] != 0, x, z)]
+    if case == 'cast_like': return [x.astype(np.int8)]
+    if case == 'prod': return [x.prod(axis=(0, 2), keepdims=True)]
+    if case == 'all': return [x.all(axis=1)]
+    if case == 'any': return [np.array(x.any())]
+    if case == 'argmin_all': return [np.array(x.argmin(), np.int32).reshape(1, 1)]
+    if case == 'max_pool1d':
+        return [pool(x[:, :, None], (1, 3), (1, 2), (0, 1, 0, 1), 'max')[:, :, 0]]
+    if case == 'avg_pool3d': return [x.reshape(1, 2, 2, 2, 2, 2, 2, 2).mean(axis=(3, 5, 7))]
+    if case == 'adaptive_max': return [x.max(axis=(2, 3), keepdims=True)]
+    if case == 'conv3d':
+        w = c(1)
+        xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (0, 0), (1, 1)))
+        out = np.zeros((1, 3, 4, 2, 4), np.float64)
+        for d in range(4):
+            for h in range(2):
+                for ww in range(4):
+                    out[0, :, d, h, ww] = np.einsum('cijk,ocijk->o', xp[0, :, d:d + 3, h:h + 3, ww:ww + 3], w)
+        return [out]
+    if case == 'instance_norm_plain': return [norm(x, (2,), 1e-5) * c(1).reshape(-1, 1)]
+    if case == 'scatter_elements':
+        y = x.copy()
+        for i in range(I['ids'].shape[0]):
+            for j in range(4):
+                y[I['ids'][i, j], j] += z[i, j]
+        return [y]
+    if case == 'scatter_nd':
+        y = x.copy()
+        for k in range(2):
+            y[I['ids'][0, k], I['ids'][1, k]] = z[k]
+        return [y]
+    if case == 'gather': return [np.take_along_axis(x, I['ids'].astype(np.int64), 1)]
+    if case == 'reverse_sequence':
+        y = x.copy()
+        for b, n in enumerate(I['ids']):
+            y[b, :n] = x[b, :n][::-1]
+        return [y]
+    if case == 'reshape_like': return [x.reshape(3, 4)]
+    if case == 'slice_like': return [x[:, :3]]
+    if case == 'broadcast_to_like': return [np.broadcast_to(x, (2, 3))]
+    if case == 'full_like': return [np.full(x.shape, 7, np.int32)]
+    if case == 'sequence_mask':
+        keep = np.arange(5)[:, None] < I['ids'][None, :]
+        return [np.where(keep[:, :, None], x, f32(-1))]
+    if case == 'reverse_reshape': return [x.reshape(6, 4)]
+    if case == 'space_to_depth':
+        n, ch, h, w = x.shape
+        return [x.reshape(n, ch, h // 2, 2, w // 2, 2).transpose(0, 3, 5, 1, 2, 4).reshape(n, ch * 4, h // 2, w // 2)]
+    if case == 'mirror_reflect': return [np.pad(x, ((1, 1), (2, 0)), mode='reflect')]
+    if case == 'resize_cubic':  # H kept (3 to 3), W 5 to 9, align_corners
+        xs = np.arange(9) * (4 / 8)
+        x0 = np.floor(xs).astype(int); t = xs - x0; al = -0.5
+        wts = [al * (t**3 - 2 * t**2 + t), (al + 2) * t**3 - (3 + al) * t**2 + 1,
+               -(al + 2) * t**3 + (3 + 2 * al) * t**2 - al * t, -al * t**3 + al * t**2]
+        return [sum(wts[i] * x[:, :, :, np.clip(x0 + i - 1, 0, 4)] for i in range(4))]
+    if case == 'upsampling3d': return [x.repeat(2, 2).repeat(2, 3).repeat(2, 4)]
+    if case == 'deq_axis':
+        return [((x.astype(np.int32) - c(2)) * c(1)).astype(f32)]
+    if case == 'qmul':
+        fa = (a.astype(np.int32) - 2) * f32(0.05); fz = z.astype(np.int32) * f32(0.1)
+        return [q(fa * fz, 0.02, -3, np.int8)]
+    if case == 'qsigmoid':
+        f = (x.astype(np.int32) - 128) * f32(0.05)
+        return [q(1 / (1 + np.exp(-f)), f32(1.0 / 256), 0, np.uint8)]
+    if case == 'qhardswish':
+        f = x.astype(np.int32) * f32(0.05)
+        return [q(f * np.clip(f + 3, 0, 6) / 6, 0.05, 0, np.int8)]
+    if case == 'qsoftmax':
+        f = x.astype(np.int32) * f32(0.1)
+        return [q(softmax(f, 1), f32(1.0 / 256), -128, np.int8)]
+    if case == 'qavg_pool':
+        f = (x.astype(np.int32) - 10) * f32(0.1)
+        return [q(pool(f, (2, 2), (2, 2), (0, 0, 0, 0), 'avg'), 0.1, 10, np.uint8)]
+    if case == 'qbatch_matmul':
+        return [(a.astype(np.int32) - 1) @ (z.astype(np.int32) + 2).transpose(0, 2, 1)]
     return None
 
 # ---- run ---------------------------------------------------------------------
@@ -330,7 +452,7 @@ for f, (case, names, want) in sorted(refs.items()):
         if np.issubdtype(w.dtype, np.floating):
             tol = 2e-2 if (w.dtype == np.float16 or g['dtype'] == 'float16') else 1e-4
             ok = np.allclose(gd.astype(np.float64), w.astype(np.float64), rtol=tol, atol=tol, equal_nan=True)
-        elif case in ('requantize', 'qadd', 'qconcat'):
+        elif case in ('requantize', 'qadd', 'qconcat', 'qmul', 'qsigmoid', 'qhardswish', 'qsoftmax', 'qavg_pool'):
             ok = np.abs(gd.astype(np.int64) - w.astype(np.int64)).max() <= 1
         else:
             ok = np.array_equal(gd.astype(np.int64), w.astype(np.int64))

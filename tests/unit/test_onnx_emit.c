@@ -1018,6 +1018,265 @@ static int c_qconcat(void)
     return c;
 }
 
+/* More ops, checked by onnx.checker and against numpy (emit_numeric.py). */
+#define UNARY(fn, op, spec)                                                                        \
+    static int fn(void) { return CALL(op, 1, IN("x", spec)); }
+#define BINARY(fn, op, spec)                                                                       \
+    static int fn(void) { return CALL(op, 2, IN("x", spec), IN("z", spec)); }
+UNARY(c_sigmoid, "sigmoid", "float32[2,3]")
+UNARY(c_exp, "exp", "float32[2,3]")
+UNARY(c_tanh, "tanh", "float32[2,3]")
+UNARY(c_negative, "negative", "int32[4]")
+UNARY(c_sign, "sign", "float32[4]")
+UNARY(c_round, "round", "float32[8]")
+UNARY(c_trunc, "trunc", "float32[8]")
+UNARY(c_isfinite, "isfinite", "float32[4]")
+UNARY(c_log2, "log2", "float32[4]")
+UNARY(c_fast_softmax, "nn.fast_softmax", "float32[2,5]")
+UNARY(c_shape_of, "shape_of", "float32[2,5,3]")
+UNARY(c_ndarray_size, "ndarray_size", "float32[2,5,3]")
+UNARY(c_zeros_like, "zeros_like", "float16[2,3]")
+UNARY(c_ones_like, "ones_like", "int64[2,3]")
+UNARY(c_sort, "sort", "float32[3,6]")
+UNARY(c_global_max, "nn.global_max_pool2d", "float32[1,4,5,5]")
+BINARY(c_maximum, "maximum", "float32[4]")
+BINARY(c_mod_i, "mod", "int32[6]")
+BINARY(c_trunc_mod_f, "trunc_mod", "float32[6]")
+BINARY(c_trunc_div_f, "trunc_divide", "float32[6]")
+BINARY(c_not_equal, "not_equal", "int64[4]")
+BINARY(c_less_equal, "less_equal", "float32[4]")
+BINARY(c_logical_and, "logical_and", "bool[4]")
+BINARY(c_bitwise_or_b, "bitwise_or", "bool[4]")
+BINARY(c_right_shift, "right_shift", "uint8[4]")
+BINARY(c_subtract, "subtract", "float32[2,3]")
+
+static int c_where_int(void)
+{
+    return CALL("where", 3, IN("cond", "int32[4]"), IN("x", "float32[4]"), IN("z", "float32[4]"));
+}
+
+static int c_cast_like(void)
+{
+    return CALL("cast_like", 2, IN("x", "float32[4]"), IN("z", "int8[4]"));
+}
+
+static int c_prod(void)
+{
+    int c = CALL("prod", 1, IN("x", "float32[2,3,4]"));
+    AL(c, "axis", 2, 0, -1);
+    AB(c, "keepdims", true);
+    return c;
+}
+
+static int c_all(void)
+{
+    int c = CALL("all", 1, IN("x", "bool[2,3]"));
+    AL(c, "axis", 1, 1);
+    return c;
+}
+
+static int c_any(void) { return CALL("any", 1, IN("x", "bool[2,3]")); }
+
+static int c_argmin_all(void)
+{
+    int c = CALL("argmin", 1, IN("x", "float32[2,3]"));
+    AB(c, "keepdims", true);
+    return c;
+}
+
+static int c_max_pool1d(void)
+{
+    int c = CALL("nn.max_pool1d", 1, IN("x", "float32[1,2,9]"));
+    AL(c, "pool_size", 1, 3);
+    AL(c, "strides", 1, 2);
+    AL(c, "padding", 2, 1, 1);
+    return c;
+}
+
+static int c_avg_pool3d(void)
+{
+    int c = CALL("nn.avg_pool3d", 1, IN("x", "float32[1,2,4,4,4]"));
+    AL(c, "pool_size", 3, 2, 2, 2);
+    AL(c, "strides", 3, 2, 2, 2);
+    return c;
+}
+
+static int c_adaptive_max(void)
+{
+    int c = CALL("nn.adaptive_max_pool2d", 1, IN("x", "float32[1,2,6,6]"));
+    AL(c, "output_size", 1, 1);
+    return c;
+}
+
+static int c_conv3d(void)
+{
+    int c = CALL("nn.conv3d", 2, IN("x", "float32[1,2,4,4,4]"), CONST("c1", "float32[3,2,3,3,3]"));
+    AL(c, "padding", 3, 1, 0, 1);
+    return c;
+}
+
+static int c_instance_norm_plain(void)
+{
+    int c = CALL("nn.instance_norm", 3, IN("x", "float32[2,3,5]"), CONST("c1", "float32[3]"),
+                 CONST("c2", "float32[3]"));
+    AB(c, "center", false);
+    return c;
+}
+
+static int c_scatter_elements(void)
+{
+    int c = CALL("scatter_elements", 3, IN("x", "float32[3,4]"), IN("ids", "int64[2,4]"),
+                 IN("z", "float32[2,4]"));
+    AI(c, "axis", 0);
+    AS(c, "reduction", "add");
+    return c;
+}
+
+static int c_scatter_nd(void)
+{
+    return CALL("scatter_nd", 3, IN("x", "float32[3,4]"), IN("ids", "int64[2,2]"),
+                IN("z", "float32[2]"));
+}
+
+static int c_gather(void)
+{
+    int c = CALL("gather", 2, IN("x", "float32[3,4]"), IN("ids", "int32[3,2]"));
+    AI(c, "axis", 1);
+    return c;
+}
+
+static int c_reverse_sequence(void)
+{
+    return CALL("reverse_sequence", 2, IN("x", "float32[3,4,2]"), IN("ids", "int32[3]"));
+}
+
+static int c_reshape_like(void)
+{
+    return CALL("reshape_like", 2, IN("x", "float32[2,6]"), IN("z", "float32[3,4]"));
+}
+
+static int c_slice_like(void)
+{
+    int c = CALL("slice_like", 2, IN("x", "float32[4,6]"), IN("z", "float32[2,3]"));
+    AL(c, "axes", 1, 1);
+    return c;
+}
+
+static int c_broadcast_to_like(void)
+{
+    return CALL("broadcast_to_like", 2, IN("x", "float32[1,3]"), IN("z", "float32[2,3]"));
+}
+
+static int c_full_like(void)
+{
+    return CALL("full_like", 2, IN("x", "int32[2,3]"), CONSTF("c1", "float32", 7));
+}
+
+static int c_sequence_mask(void)
+{
+    int c = CALL("sequence_mask", 2, IN("x", "float32[5,3,2]"), IN("ids", "int32[3]"));
+    AF(c, "mask_value", -1);
+    return c;
+}
+
+static int c_reverse_reshape(void)
+{
+    int c = CALL("contrib_reverse_reshape", 1, IN("x", "float32[2,3,4]"));
+    AL(c, "newshape", 2, -1, 0);
+    return c;
+}
+
+static int c_space_to_depth(void)
+{
+    int c = CALL("nn.space_to_depth", 1, IN("x", "float32[1,2,4,4]"));
+    AI(c, "block_size", 2);
+    return c;
+}
+
+static int c_mirror_reflect(void)
+{
+    int c = CALL("nn.mirror_pad", 1, IN("x", "float32[4,4]"));
+    APAIRS(c, "pad_width", 2, 1, 1, 2, 0);
+    AS(c, "mode", "REFLECT");
+    return c;
+}
+
+static int c_resize_cubic(void)
+{
+    int c = CALL("image.resize2d", 1, IN("x", "float32[1,2,3,5]"));
+    AL(c, "size", 2, 3, 9);
+    AS(c, "method", "cubic");
+    AS(c, "coordinate_transformation_mode", "align_corners");
+    return c;
+}
+
+static int c_upsampling3d(void)
+{
+    int c = CALL("nn.upsampling3d", 1, IN("x", "float32[1,1,2,2,2]"));
+    AF(c, "scale_d", 2);
+    AF(c, "scale_h", 2);
+    AF(c, "scale_w", 2);
+    AS(c, "coordinate_transformation_mode", "asymmetric");
+    return c;
+}
+
+static int c_deq_axis(void)
+{
+    int c = CALL("qnn.dequantize", 3, IN("x", "int8[2,3]"), CONST("c1", "float32[3]"),
+                 CONSTI("c2", "int32[3]", 3, 0, 1, -1));
+    AI(c, "axis", 1);
+    return c;
+}
+
+static int c_qmul(void)
+{
+    return CALL("qnn.mul", 8, IN("a", "int8[4]"), IN("z", "int8[4]"), CONSTF("c2", "float32", 0.05),
+                CONSTI("c3", "int32", 1, 2), CONSTF("c4", "float32", 0.1),
+                CONSTI("c5", "int32", 1, 0), CONSTF("c6", "float32", 0.02),
+                CONSTI("c7", "int32", 1, -3));
+}
+
+static int c_qsigmoid(void)
+{
+    return CALL("qnn.sigmoid", 5, IN("x", "uint8[8]"), CONSTF("c1", "float32", 0.05),
+                CONSTI("c2", "int32", 1, 128), CONSTF("c3", "float32", 1.0 / 256),
+                CONSTI("c4", "int32", 1, 0));
+}
+
+static int c_qhardswish(void)
+{
+    return CALL("qnn.hardswish", 5, IN("x", "int8[8]"), CONSTF("c1", "float32", 0.05),
+                CONSTI("c2", "int32", 1, 0), CONSTF("c3", "float32", 0.05),
+                CONSTI("c4", "int32", 1, 0));
+}
+
+static int c_qsoftmax(void)
+{
+    return CALL("qnn.softmax", 5, IN("x", "int8[2,4]"), CONSTF("c1", "float32", 0.1),
+                CONSTI("c2", "int32", 1, 0), CONSTF("c3", "float32", 1.0 / 256),
+                CONSTI("c4", "int32", 1, -128));
+}
+
+static int c_qavg_pool(void)
+{
+    int c = CALL("qnn.avg_pool2d", 5, IN("x", "uint8[1,2,4,4]"), CONSTF("c1", "float32", 0.1),
+                 CONSTI("c2", "int32", 1, 10), CONSTF("c3", "float32", 0.1),
+                 CONSTI("c4", "int32", 1, 10));
+    AL(c, "pool_size", 2, 2, 2);
+    AL(c, "strides", 2, 2, 2);
+    return c;
+}
+
+static int c_qbatch_matmul(void)
+{
+    int c = CALL("qnn.batch_matmul", 6, IN("a", "int8[2,3,4]"), IN("z", "int8[2,5,4]"),
+                 CONSTI("c2", "int32", 1, 1), CONSTI("c3", "int32", 1, -2),
+                 CONSTF("c4", "float32", 0.1), CONSTF("c5", "float32", 0.1));
+    AB(c, "transpose_b", true);
+    AD(c, "out_dtype", "int32");
+    return c;
+}
+
 static int c_backward_weight(void)
 {
     int c = CALL("nn.conv2d_backward_weight", 2, IN("x", "float32[1,4,8,8]"),
@@ -1231,6 +1490,77 @@ static const tcase cases[] = {
      "DequantizeLinear(a,c2,u8:115)->t0; DequantizeLinear(z,c4,u8:0)->t1; Add(t0,t1)->t2; "
      "QuantizeLinear(t2,c6,u8:0)->Y"},
     {"qconcat", c_qconcat, 13, NULL},
+    {"sigmoid", c_sigmoid, 13, "Sigmoid(x)->Y"},
+    {"exp", c_exp, 9, NULL},
+    {"tanh", c_tanh, 9, NULL},
+    {"negative", c_negative, 13, "Neg(x)->Y"},
+    {"sign", c_sign, 9, NULL},
+    {"round", c_round, 9, "error: 'round' needs ONNX Round"},
+    {"round", c_round, 13, "Round(x)->Y"},
+    {"trunc", c_trunc, 9, "Less(x,f32:0)->t0; Ceil(x)->t1; Floor(x)->t2; Where(t0,t1,t2)->Y"},
+    {"isfinite", c_isfinite, 13, "IsInf(x)->t0; IsNaN(x)->t1; Or(t0,t1)->t2; Not(t2)->Y"},
+    {"log2", c_log2, 13, NULL},
+    {"fast_softmax", c_fast_softmax, 13, "Softmax(x)->Y{axis=1}"},
+    {"shape_of", c_shape_of, 13, "Shape(x)->t0; Cast(t0)->Y{to=6}"},
+    {"ndarray_size", c_ndarray_size, 13, "Size(x)->t0; Cast(t0)->Y{to=6}"},
+    {"zeros_like", c_zeros_like, 13, "Shape(x)->t0; ConstantOfShape(t0)->Y{value=<f16 1>}"},
+    {"ones_like", c_ones_like, 9, NULL},
+    {"sort", c_sort, 13, "TopK(x,[6])->Y,t0{axis=1 largest=0 sorted=1}"},
+    {"global_max", c_global_max, 9, "GlobalMaxPool(x)->Y"},
+    {"maximum", c_maximum, 9, "Max(x,z)->Y"},
+    {"mod_i", c_mod_i, 13, "Mod(x,z)->Y{fmod=1}"},
+    {"trunc_mod_f", c_trunc_mod_f, 13, "Mod(x,z)->Y{fmod=1}"},
+    {"trunc_div_f", c_trunc_div_f, 13, NULL},
+    {"not_equal", c_not_equal, 9, "Equal(x,z)->t0; Not(t0)->Y"},
+    {"less_equal", c_less_equal, 13, "LessOrEqual(x,z)->Y"},
+    {"logical_and", c_logical_and, 9, "And(x,z)->Y"},
+    {"bitwise_or_b", c_bitwise_or_b, 9, "Or(x,z)->Y"},
+    {"right_shift", c_right_shift, 13, "BitShift(x,z)->Y{direction=RIGHT}"},
+    {"subtract", c_subtract, 9, "Sub(x,z)->Y"},
+    {"where_int", c_where_int, 9, "Cast(cond)->t0{to=9}; Where(t0,x,z)->Y"},
+    {"cast_like", c_cast_like, 13, "Cast(x)->Y{to=3}"},
+    {"prod", c_prod, 13, "ReduceProd(x)->Y{axes=[0,2] keepdims=1}"},
+    {"all", c_all, 13,
+     "Cast(x)->t0{to=6}; ReduceMin(t0)->t1{axes=[1] keepdims=0}; Cast(t1)->Y{to=9}"},
+    {"any", c_any, 13, "Cast(x)->t0{to=6}; ReduceMax(t0)->t1{keepdims=0}; Cast(t1)->Y{to=9}"},
+    {"argmin_all", c_argmin_all, 13,
+     "Reshape(x,[-1])->t0; ArgMin(t0)->t1{axis=0 keepdims=0}; Reshape(t1,[1,1])->t2; "
+     "Cast(t2)->Y{to=6}"},
+    {"max_pool1d", c_max_pool1d, 13, "MaxPool(x)->Y{pads=[1,1] strides=[2] kernel_shape=[3]}"},
+    {"avg_pool3d", c_avg_pool3d, 13, NULL},
+    {"adaptive_max", c_adaptive_max, 13, NULL},
+    {"conv3d", c_conv3d, 13, NULL},
+    {"instance_norm_plain", c_instance_norm_plain, 13, NULL},
+    {"scatter_elements", c_scatter_elements, 13, "error: 'scatter_elements' needs ONNX scatter"},
+    {"scatter_elements", c_scatter_elements, 17,
+     "ScatterElements(x,ids,z)->Y{axis=0 reduction=add}"},
+    {"scatter_nd", c_scatter_nd, 13, "Transpose(ids)->t0{perm=[1,0]}; ScatterND(x,t0,z)->Y"},
+    {"gather", c_gather, 13, "GatherElements(x,ids)->Y{axis=1}"},
+    {"reverse_sequence", c_reverse_sequence, 13,
+     "Cast(ids)->t0{to=7}; ReverseSequence(x,t0)->Y{batch_axis=0 time_axis=1}"},
+    {"reshape_like", c_reshape_like, 13, "Reshape(x,[3,4])->Y"},
+    {"slice_like", c_slice_like, 13, "Slice(x,[0],[3],[1])->Y"},
+    {"broadcast_to_like", c_broadcast_to_like, 13, "Shape(z)->t0; Expand(x,t0)->Y"},
+    {"full_like", c_full_like, 13, "Cast(c1)->t0{to=6}; Shape(x)->t1; Expand(t0,t1)->Y"},
+    {"sequence_mask", c_sequence_mask, 13, NULL},
+    {"reverse_reshape", c_reverse_reshape, 13, "Reshape(x,[6,4])->Y"},
+    {"space_to_depth", c_space_to_depth, 9, "SpaceToDepth(x)->Y{blocksize=2}"},
+    {"mirror_reflect", c_mirror_reflect, 9, "Pad(x)->Y{pads=[1,2,1,0] mode=reflect}"},
+    {"resize_cubic", c_resize_cubic, 13,
+     "Resize(x,,,[1,2,3,9])->Y{coordinate_transformation_mode=align_corners mode=cubic "
+     "cubic_coeff_a=-0.5 exclude_outside=0}"},
+    {"upsampling3d", c_upsampling3d, 13, NULL},
+    {"upsampling3d", c_upsampling3d, 9, "Upsample(x,<f32 5>)->Y{mode=nearest}"},
+    {"deq_axis", c_deq_axis, 13, "DequantizeLinear(x,c1,<i8 3>)->Y{axis=1}"},
+    {"deq_axis", c_deq_axis, 10, NULL},
+    {"qmul", c_qmul, 13, NULL},
+    {"qsigmoid", c_qsigmoid, 13, NULL},
+    {"qhardswish", c_qhardswish, 13, NULL},
+    {"qhardswish", c_qhardswish, 17, NULL},
+    {"qsoftmax", c_qsoftmax, 13, NULL},
+    {"qavg_pool", c_qavg_pool, 13, NULL},
+    {"qbatch_matmul", c_qbatch_matmul, 13,
+     "Transpose(z)->t0{perm=[0,2,1]}; MatMulInteger(a,t0,i8:1,i8:-2)->Y"},
     {"backward_weight", c_backward_weight, 13,
      "error: no ONNX form for 'nn.conv2d_backward_weight'"},
 };
