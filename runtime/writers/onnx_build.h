@@ -78,10 +78,15 @@ int bx_onnx_elem_type(byoc_dtype dt);
  * as ONNX nodes into b, at b->opset: they read in[0..nin), the tensor
  * names of the call's arguments in order (a tuple argument's fields one
  * by one, flattened), and write out[0..nout), one per field of the call's
- * value (one for a tensor-typed call).  Returns 0; or -1 with err filled
- * ("no ONNX form for 'nn.foo'", "nn.conv2d with data_layout NHWC has no
- * ONNX form at opset 9") when the op or the attribute values it has cannot
- * be written. */
+ * value (one for a tensor-typed call).  A field the caller does not need
+ * may have NULL or "" for its name, or lie past nout (1 <= nout <= the
+ * number of fields): nothing is written for it where nothing needs to be
+ * (nn.batch_norm's moving statistics, nn.dropout's mask), and a fresh name
+ * is used where ONNX writes it anyway (split's sections, topk's values or
+ * indices).  Returns 0; or -1 with err filled ("no ONNX form for
+ * 'nn.foo'", "'nn.conv2d' with data_layout 'NCHW8c' has no ONNX form",
+ * "'cumsum' needs ONNX CumSum, which opset 9 lacks ...") when the op or
+ * the attribute values it has cannot be written, and b as it was. */
 int bx_onnx_emit_call(bx_ob *b, const byoc_graph *g, int node, const char *const *in, int nin,
                       const char *const *out, int nout, byoc_error *err);
 /* Whether op has an ONNX form at all (some attribute values may still
