@@ -49,7 +49,7 @@ static const char usage_text[] =
     "      the calls without), and the nodes left untyped or opaque\n"
     "  partition MODEL [-t T1,T2,...] [--option T:NAME=VALUE]... [--search S]\n"
     "            [--cost C] [-f FORMAT] [-o FILE] [--max-states N]\n"
-    "            [--time-limit SECONDS] [--stats]\n"
+    "            [--time-limit SECONDS] [--stats] [--rewrite]\n"
     "      place every operator call on the targets with the lowest estimated\n"
     "      latency and print the partitions\n"
     "  compare MODEL [-t T1,T2,...] [--option T:NAME=VALUE]... [--cost C]\n"
@@ -81,9 +81,16 @@ static const char usage_text[] =
     "  --cost C                 analytic (default) or table:FILE (a CSV of\n"
     "                           measured kernels; others fall back to analytic)\n"
     "  -f, --format F           text (default), json, relay, dot, svg or png\n"
-    "                           (svg and png need Graphviz's dot)\n"
+    "                           (svg and png need Graphviz's dot); for\n"
+    "                           partition also onnx (-o DIR: one ONNX model\n"
+    "                           per partition and DIR/plan.json, see\n"
+    "                           doc/plan.md) and onnx-annotated (-o FILE.onnx:\n"
+    "                           the model, each node's placement in its\n"
+    "                           metadata_props)\n"
     "  -o, --output FILE        write there instead of standard output; nothing\n"
     "                           is written on error\n"
+    "  --rewrite                with -f onnx: write every call from the graph,\n"
+    "                           none of the model's own nodes\n"
     "  --max-states N           the exact search's state budget (default\n"
     "                           2000000); past it, a beam finishes and the\n"
     "                           result says how far from optimal it may be\n"
@@ -178,6 +185,7 @@ typedef struct cli_opts {
     const char *cost;            /* NULL: analytic */
     const char *format;          /* NULL: text */
     const char *output;
+    bool rewrite;                /* -f onnx: every call from the graph */
     const char *node;
     size_t max_states;
     double time_limit;
@@ -377,14 +385,15 @@ static int parse_cli(byoc_registry *reg, cli_opts *c, int argc, char **argv, uns
         } else if ((allowed & OPT_FORMAT) && opt_is(a, "--format", "-f")) {
             if (!(v = opt_value(argc, argv, &i, "--format")))
                 return 2;
-            static const char *const fmts[] = {"text", "json", "relay", "dot", "svg", "png"};
+            static const char *const fmts[] = {"text", "json", "relay", "dot", "svg", "png",
+                                               "onnx", "onnx-annotated"};
             bool ok = false;
             for (size_t k = 0; k < sizeof fmts / sizeof *fmts; k++)
                 ok |= !strcmp(v, fmts[k]);
             if (!ok) {
                 fprintf(stderr,
                         "byoc: error: unknown output format '%s' (text, json, relay, dot, "
-                        "svg or png)\n", v);
+                        "svg, png, onnx or onnx-annotated)\n", v);
                 return 2;
             }
             c->format = v;
@@ -418,6 +427,8 @@ static int parse_cli(byoc_registry *reg, cli_opts *c, int argc, char **argv, uns
             c->time_limit = t;
         } else if ((allowed & OPT_STATS) && !strcmp(a, "--stats")) {
             c->stats = true;
+        } else if ((allowed & OPT_FORMAT) && !strcmp(a, "--rewrite")) {
+            c->rewrite = true;
         } else if ((allowed & OPT_NODE) && opt_is(a, "--node", "-n")) {
             if (!(v = opt_value(argc, argv, &i, "--node")))
                 return 2;
@@ -456,6 +467,16 @@ static int parse_cli(byoc_registry *reg, cli_opts *c, int argc, char **argv, uns
     }
     if ((allowed & OPT_NODE) && !c->node) {
         fprintf(stderr, "byoc: error: %s needs --node NODE (%%42, a name, or #id)\n", c->cmd);
+        return 2;
+    }
+    bool onnx_out = c->format && !strncmp(c->format, "onnx", 4);
+    if (onnx_out && !c->output) {
+        fprintf(stderr, "byoc: error: -f %s needs -o %s\n", c->format,
+                strcmp(c->format, "onnx") ? "FILE.onnx" : "DIR (a folder that does not exist)");
+        return 2;
+    }
+    if (c->rewrite && !(c->format && !strcmp(c->format, "onnx"))) {
+        fprintf(stderr, "byoc: error: --rewrite goes with -f onnx\n");
         return 2;
     }
     return 0;
@@ -626,6 +647,20 @@ static int write_result(const cli_opts *c, const byoc_result *r)
     const char *fmt = c->format ? c->format : "text";
     byoc_error err;
     byoc_error_clear(&err);
+    if (!strcmp(fmt, "onnx") || !strcmp(fmt, "onnx-annotated")) {
+        const char *model = c->input == FMT_RELAY ||
+                                    (c->input == FMT_AUTO && format_of(c->model) == FMT_RELAY)
+                                ? NULL : c->model;
+        int wrc;
+        if (!strcmp(fmt, "onnx")) {
+            byoc_onnx_write_options wo = {.rewrite = c->rewrite};
+            wrc = byoc_result_write_onnx(r, model, c->output, &wo, &err);
+        } else
+            wrc = byoc_result_write_onnx_annotated(r, model, c->output, &err);
+        if (wrc != 0)
+            print_error(&err);
+        return wrc != 0;
+    }
     bool picture = !strcmp(fmt, "svg") || !strcmp(fmt, "png");
     if (picture) {
         char dotpath[] = "/tmp/byoc-dot" TMP_SUFFIX;

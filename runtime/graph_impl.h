@@ -55,6 +55,10 @@ typedef struct bx_onnx_value {
     size_t n;
     const int64_t *i;
     const double *f;
+    /* A DequantizeLinear the reader kept as the integer tensor dq_data
+     * with its scale and zero point (int32) constants, dq_data -1 if not. */
+    int dq_data, dq_scale, dq_zp;
+    int64_t dq_axis;
 } bx_onnx_value;
 
 typedef struct bx_onnx_source {

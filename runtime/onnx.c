@@ -1405,6 +1405,10 @@ static void export_values(ox_reader *r)
         o->producer = v->producer;
         o->is_init = v->is_const && v->producer < 0 && !v->is_input;
         o->type = unknown_type;
+        o->dq_data = -1;
+        if (t && t->node < 0 && t->lazy &&
+            !ox_qdq_plain_dequantize(t->lazy, &o->dq_data, &o->dq_scale, &o->dq_zp, &o->dq_axis))
+            o->dq_data = -1;
         const ox_tensor *d = t && t->is_const ? t->data : NULL;
         if (d && !d->sym && (d->i || d->f)) {
             o->type = t->type;

@@ -475,6 +475,18 @@ static int build_pend(ox_cx *cx, const ox_lazy *l)
     return activation(cx, node, p);
 }
 
+bool ox_qdq_plain_dequantize(const ox_lazy *l, int *data, int *scale, int *zp, int64_t *axis)
+{
+    const pend *p = (const pend *)l;
+    if (!l || l->build != build_pend || p->kind != P_DQ || p->act || p->nhwc)
+        return false;
+    *data = p->data;
+    *scale = p->q.scale;
+    *zp = p->q.zp;
+    *axis = p->q.axis;
+    return true;
+}
+
 /* data's dtype is given: a node built by this converter is not typed yet. */
 static pend *new_dq(ox_cx *cx, int data, byoc_dtype dt, const qparam *q)
 {

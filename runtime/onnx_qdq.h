@@ -16,6 +16,11 @@ enum { OX_QDQ_NONE = 2 };
  * converter does; else OX_QDQ_NONE, and the node's converter runs. */
 int ox_qdq_rewrite(ox_cx *cx);
 
+/* Whether lazy value l is a plain DequantizeLinear of graph node data,
+ * with scale and zero point (int32) constant nodes and axis (-1: per
+ * tensor); false for anything else (an activation riding along, NHWC). */
+bool ox_qdq_plain_dequantize(const ox_lazy *l, int *data, int *scale, int *zp, int64_t *axis);
+
 /* The table's entries (onnx_ops.c). */
 int ox_conv_quantize(ox_cx *cx);        /* QuantizeLinear */
 int ox_conv_dequantize(ox_cx *cx);      /* DequantizeLinear */

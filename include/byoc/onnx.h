@@ -55,6 +55,41 @@ byoc_graph *byoc_onnx_read_bytes_with(const byoc_registry *reg, const void *data
                                       const char *name, const byoc_read_options *opts,
                                       byoc_error *err);
 
+/* ---- writing ------------------------------------------------------------ */
+
+struct byoc_result;
+struct byoc_lower_ctx;
+
+typedef struct byoc_onnx_write_options {
+    /* Write every call from the graph (each Relay op as the ONNX nodes
+     * computing it) rather than the model's own nodes where they can be:
+     * for checking the op emitter, or for a normalised model. */
+    bool rewrite;
+} byoc_onnx_write_options;
+
+/* Write a placement as one ONNX model per partition, in execution order,
+ * plus dir/plan.json (doc/plan.md).  model_path is the model the result's
+ * graph was read from (needed when it was ONNX: partitions are written
+ * with the model's own nodes, initializers and opsets; the file must be
+ * the one read); for a graph from Relay text, NULL, and every call is
+ * written at opset 17.  dir must not exist (or be empty); files are
+ * written into a fresh folder beside it and renamed into place, so on any
+ * error nothing is left.  External weights stay external: each data file
+ * is linked into dir (hard link, else a symbolic one).  Each partition is
+ * written by its target's "onnx" pass (byoc/lower.h) if it registered one
+ * (it must call byoc_onnx_set_file), else by the built-in writer. */
+int byoc_result_write_onnx(const struct byoc_result *r, const char *model_path, const char *dir,
+                           const byoc_onnx_write_options *o, byoc_error *err);
+/* The model at model_path (the one r's graph was read from), unchanged
+ * but for metadata_props on every node of its main graph: byoc.target,
+ * byoc.partition and byoc.kernel (doc/plan.md), written to out (all or
+ * nothing). */
+int byoc_result_write_onnx_annotated(const struct byoc_result *r, const char *model_path,
+                                     const char *out, byoc_error *err);
+/* From an "onnx" partition pass: the file (in cx->dir, a plain name) it
+ * wrote for its partition, for plan.json. */
+int byoc_onnx_set_file(const struct byoc_lower_ctx *cx, const char *file, byoc_error *err);
+
 #ifdef __cplusplus
 }
 #endif

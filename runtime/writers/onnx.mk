@@ -30,3 +30,10 @@ TESTS += tests/onnx/emit_check.sh tests/onnx/emit_numeric.sh
 endif
 EXTRA_DIST += tests/onnx/emit_check.sh tests/onnx/emit_numeric.sh tests/onnx/emit_numeric.py \
 	tests/onnx/ort_run.js
+
+# The split writer (onnx_split.c: one model per partition, plan.json), the
+# annotated model (onnx_annotate.c) and the external weights they link
+# (onnx_files.c).  They build without protobuf-c too, and then say ONNX
+# is not built in.
+runtime_libbyoc_la_SOURCES += runtime/writers/onnx_split.c runtime/writers/onnx_annotate.c \
+	runtime/writers/onnx_files.c runtime/writers/onnx_files.h

@@ -1,0 +1,19 @@
+/* Files the ONNX writers share: external weights.  Internal. */
+#ifndef BX_ONNX_FILES_H
+#define BX_ONNX_FILES_H
+
+#include <byoc/error.h>
+
+#include "arena.h"
+#include "hash.h"
+
+/* Make the external data file `location` (relative to data_dir, as ONNX
+ * requires) readable from out_dir under its base name: a hard link, else a
+ * symbolic one, nothing when it is the same file already.  links maps
+ * locations already linked to their new names (in a).  The new location
+ * goes to *linked.  A location that is absolute or climbs out of data_dir
+ * is refused, as ONNX Runtime refuses it. */
+int bx_onnx_link_data(bx_arena *a, bx_hash *links, const char *data_dir, const char *out_dir,
+                      const char *location, const char **linked, byoc_error *err);
+
+#endif
