@@ -500,6 +500,37 @@ static void choose_verbatim(sw *w)
                 bad[ox] = 1;    /* the model returns a value no tensor names */
         }
     }
+    /* A group is written where its exits are: the calls whose values
+     * another group or the model's outputs read.  Its other calls that
+     * the placement put elsewhere are written there from the graph too
+     * (the int32 cast before an integer average pool, say), and the
+     * group's own nodes recompute them where it is written. */
+    char *exit = calloc((size_t)w->n + 1, 1);
+    if (!exit)
+        bx_oom();
+    for (int y = 0; y < w->n; y++) {
+        int na = byoc_node_arg_count(g, y);
+        int oy = g->nodes[y].origin;
+        int gy = oy >= 0 && oy < no ? group_of(w, oy) : -1;
+        for (int k = 0; k <= na; k++) {
+            int x = k < na ? byoc_node_arg(g, y, k) : (y == gout ? y : -1);
+            if (x < 0)
+                continue;
+            int ox = g->nodes[x].origin;
+            if (ox < 0 || ox >= no)
+                continue;
+            if (k == na || group_of(w, ox) != gy)
+                exit[x] = 1;
+        }
+    }
+    /* Through projections and tuples to the calls making them. */
+    for (int x = w->n - 1; x >= 0; x--)
+        if (exit[x] && byoc_node_kind_of(g, x) != BYOC_N_CALL)
+            for (int k = 0; k < byoc_node_arg_count(g, x); k++)
+                exit[byoc_node_arg(g, x, k)] = 1;
+    int *exit_part = BX_NEWN(&w->a, int, no + 1);
+    for (int i = 0; i < no; i++)
+        exit_part[i] = -1;
     for (int x = 0; x < w->n; x++) {
         int o = g->nodes[x].origin;
         if (o < 0 || o >= no || byoc_node_kind_of(g, x) != BYOC_N_CALL)
@@ -508,7 +539,13 @@ static void choose_verbatim(sw *w)
         w->ncalls[o]++;
         int p = w->r->node_partition[x];
         w->call_part[r] = w->call_part[r] == -1 || w->call_part[r] == p ? p : -2;
+        if (exit[x])
+            exit_part[r] = exit_part[r] == -1 || exit_part[r] == p ? p : -2;
     }
+    for (int i = 0; i < no; i++)
+        if (group_of(w, i) == i && w->call_part[i] == -2 && exit_part[i] >= 0)
+            w->call_part[i] = exit_part[i];
+    free(exit);
     for (int i = 0; i < no; i++)
         if (bad[i])
             w->call_part[group_of(w, i)] = -2;
