@@ -244,6 +244,15 @@ static int made_in(sw *w, val v)
     return w->r->node_partition[v.node];
 }
 
+/* A constant of a Relay model without contents (meta[relay.Constant][0]:
+ * the text holds no weights): each partition reading it takes it as an
+ * input, and plan.json lists it among the model's inputs as a weight. */
+static bool weight_input(sw *w, int x)
+{
+    return !w->src && byoc_node_kind_of(w->g, x) == BYOC_N_CONST &&
+           !byoc_node_const_value(w->g, x);
+}
+
 /* The values node `a` stands for, as ONNX tensors: a projection of a
  * call is its field, a tuple its fields (nested tuples flattened, from a
  * work list), a constant none unless keep_consts.  Appends to out. */
@@ -259,7 +268,7 @@ static int expand(sw *w, int a, tlist *out, bool keep_consts)
         int x = stack[--sp];
         switch (byoc_node_kind_of(w->g, x)) {
         case BYOC_N_CONST:
-            if (keep_consts)
+            if (keep_consts || weight_input(w, x))
                 tl_add(w, out, (val){x, -1});
             break;
         case BYOC_N_INPUT:
@@ -299,7 +308,8 @@ static int expand(sw *w, int a, tlist *out, bool keep_consts)
             if (!nests) {
                 for (int f = 0; f < nf; f++) {
                     int y = byoc_node_arg(w->g, x, f);
-                    if (byoc_node_kind_of(w->g, y) != BYOC_N_CONST || keep_consts)
+                    if (byoc_node_kind_of(w->g, y) != BYOC_N_CONST || keep_consts ||
+                        weight_input(w, y))
                         tl_add(w, out, (val){y, -1});
                 }
                 break;
@@ -1157,7 +1167,8 @@ static int emit_call(pw *x, int node)
     for (int k = 0; k < args.n; k++) {
         val v = args.v[k];
         const char *name = name_of(&w->nm, v);
-        if (byoc_node_kind_of(g, v.node) == BYOC_N_CONST && want_const(x, v.node, name) < 0)
+        if (byoc_node_kind_of(g, v.node) == BYOC_N_CONST && !weight_input(w, v.node) &&
+            want_const(x, v.node, name) < 0)
             return -1;
         in[k] = name;
     }
@@ -1554,10 +1565,10 @@ static int write_plan(sw *w, const char *model_path)
     bx_sb_printf(&b, ",\n  \"cost_us\": %.6g,\n  \"inputs\": [", r->cost * 1e6);
     int ni = 0;
     for (int x = 0; x < w->n; x++)
-        if (byoc_node_kind_of(w->g, x) == BYOC_N_INPUT) {
+        if (byoc_node_kind_of(w->g, x) == BYOC_N_INPUT || weight_input(w, x)) {
             bx_sb_printf(&b, "%s\n    {", ni++ ? "," : "");
             json_tensor(w, &b, (val){x, -1});
-            bx_sb_printf(&b, "}");
+            bx_sb_printf(&b, "%s}", weight_input(w, x) ? ", \"weight\": true" : "");
         }
     bx_sb_printf(&b, "\n  ],\n  \"outputs\": [");
     for (int i = 0; i < w->model_out.n; i++) {
@@ -1669,7 +1680,17 @@ static int onnx_pass(const byoc_lower_ctx *cx, void *user, byoc_error *err)
     (void)err;
     sw *w = cx->run;
 #ifdef HAVE_ONNX
-    return write_part(w, cx->part->index, cx->part);
+    /* The writer reports into its own error; the pass runner wants it in
+     * the pass's, to say which pass and partition it came from. */
+    byoc_error own;
+    byoc_error *outer = w->err;
+    byoc_error_clear(&own);
+    w->err = &own;
+    int rc = write_part(w, cx->part->index, cx->part);
+    w->err = outer;
+    if (rc != 0 && err)
+        *err = own;
+    return rc;
 #else
     return fail(w, "byoc was built without ONNX support");
 #endif
