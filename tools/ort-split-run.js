@@ -5,6 +5,7 @@
 // usage: node tools/ort-split-run.js --plan DIR/plan.json --model FILLED.onnx
 //          [--dim NAME=N]... [--seed N] [--int-range LO,HI] [--tolerance T]
 //          [--opt disabled|basic|extended|all] [--threads N] [--ort DIR] [--json]
+//          [--whole-cache FILE]
 //
 // One idea: the plan is right when running its partitions one after another,
 // each fed by name from the model's inputs and the outputs of the partitions
@@ -19,6 +20,11 @@
 //
 // Every session uses ONNX Runtime's CPU execution provider, whatever the
 // plan's "runtime" says: this checks the split, not the targets.
+//
+// --whole-cache FILE keeps the whole model's inputs' metadata and outputs in
+// FILE (and FILE.bin), keyed by the model file (and MODEL.data beside it:
+// their paths, sizes and times), --seed, --int-range, --dim and --opt: plans
+// of one model checked one after another then run the whole model once.
 //
 // Inputs are random and deterministic (xoshiro128** seeded from --seed and
 // the input's name): floats in [-1, 1), integers in [LO, HI) (--int-range,
@@ -51,7 +57,7 @@ class CheckError extends Error {}
 function parseArgs(argv) {
   const a = {
     plan: null, model: null, dims: new Map(), seed: 0, intLo: 0, intHi: 10,
-    tolerance: 1e-4, json: false, ort: null, opt: 'all', threads: 0,
+    tolerance: 1e-4, json: false, ort: null, opt: 'all', threads: 0, wholeCache: null,
   };
   const need = (i, flag) => {
     if (i + 1 >= argv.length) throw new UsageError(`${flag} needs a value`);
@@ -79,6 +85,7 @@ function parseArgs(argv) {
       case '--plan': a.plan = value(); break;
       case '--model': a.model = value(); break;
       case '--ort': a.ort = value(); break;
+      case '--whole-cache': a.wholeCache = value(); break;
       case '--json': a.json = true; break;
       case '--dim': {
         const v = value();
@@ -135,7 +142,8 @@ function parseArgs(argv) {
 function usageText() {
   return `usage: node ${path.basename(__filename)} --plan DIR/plan.json --model FILLED.onnx\n` +
     '         [--dim NAME=N]... [--seed N] [--int-range LO,HI] [--tolerance T]\n' +
-    '         [--opt disabled|basic|extended|all] [--threads N] [--ort DIR] [--json]\n';
+    '         [--opt disabled|basic|extended|all] [--threads N] [--ort DIR] [--json]\n' +
+    '         [--whole-cache FILE]\n';
 }
 
 // ---- onnxruntime-node --------------------------------------------------------
@@ -315,6 +323,68 @@ function compare(a, b) {
   return res;
 }
 
+// ---- the whole model's outputs, cached ----------------------------------------
+
+function wholeKey(opts) {
+  const stat = (f) => {
+    try {
+      const st = fs.statSync(f);
+      return [path.resolve(f), st.size, st.mtimeMs];
+    } catch (e) {
+      return null;
+    }
+  };
+  return JSON.stringify({
+    version: 1, model: stat(opts.model), data: stat(`${opts.model}.data`), seed: opts.seed,
+    int_range: [opts.intLo, opts.intHi], opt: opts.opt, dims: [...opts.dims].sort(),
+  });
+}
+
+function readWholeCache(ort, file, key) {
+  let head, bin;
+  try {
+    head = JSON.parse(fs.readFileSync(file, 'utf8'));
+    if (head.key !== key) return null;
+    bin = fs.readFileSync(`${file}.bin`);
+  } catch (e) {
+    return null;
+  }
+  const outputs = {};
+  for (const o of head.outputs) {
+    const Arr = ARRAYS[o.type];
+    if (!Arr || o.offset + o.length > bin.length) return null;
+    const buf = bin.buffer.slice(bin.byteOffset + o.offset, bin.byteOffset + o.offset + o.length);
+    outputs[o.name] = new ort.Tensor(o.type, new Arr(buf), o.dims);
+  }
+  return { inputs: head.inputs, outputNames: head.outputNames, outputs };
+}
+
+function writeWholeCache(file, key, inputs, outputNames, outputs) {
+  const parts = [];
+  const list = [];
+  let offset = 0;
+  for (const name of outputNames) {
+    const t = outputs[name];
+    if (!ARRAYS[t.type]) return; // a type this runner cannot read back
+    const b = bytesOf(t);
+    const pad = (8 - (offset % 8)) % 8;
+    if (pad) parts.push(Buffer.alloc(pad));
+    offset += pad;
+    list.push({ name, type: t.type, dims: Array.from(t.dims), offset, length: b.length });
+    parts.push(b);
+    offset += b.length;
+  }
+  const meta = inputs.map((m) => ({ name: m.name, type: m.type, shape: m.shape ? Array.from(m.shape) : [] }));
+  try {
+    fs.writeFileSync(`${file}.bin.tmp`, Buffer.concat(parts));
+    fs.renameSync(`${file}.bin.tmp`, `${file}.bin`);
+    fs.writeFileSync(`${file}.tmp`, JSON.stringify({ key, inputs: meta, outputNames, outputs: list }));
+    fs.renameSync(`${file}.tmp`, file);
+  } catch (e) {
+    // A cache that cannot be written is only slower next time.
+  }
+}
+
 // ---- the plan ----------------------------------------------------------------
 
 function readPlan(file) {
@@ -430,16 +500,25 @@ async function main() {
   try {
     // -- the whole model
     let t = Date.now();
-    let whole;
-    try {
-      whole = await ort.InferenceSession.create(opts.model, sessionOptions);
-    } catch (e) {
-      fail(`onnxruntime cannot load the whole model ${opts.model}: ${e.message}`);
+    const cacheKey = opts.wholeCache ? wholeKey(opts) : null;
+    const cached = cacheKey ? readWholeCache(ort, opts.wholeCache, cacheKey) : null;
+    let whole = null;
+    let metaIn, outputNames;
+    if (cached) {
+      metaIn = cached.inputs;
+      outputNames = cached.outputNames;
+    } else {
+      try {
+        whole = await ort.InferenceSession.create(opts.model, sessionOptions);
+      } catch (e) {
+        fail(`onnxruntime cannot load the whole model ${opts.model}: ${e.message}`);
+      }
+      metaIn = whole.inputMetadata || whole.inputNames.map((name) => ({ name }));
+      outputNames = whole.outputNames;
     }
     const loadMs = Date.now() - t;
     const feeds = {};
     const usedDims = new Set();
-    const metaIn = whole.inputMetadata || whole.inputNames.map((name) => ({ name }));
     const planIn = new Map(plan.inputs.map((i) => [i.name, i]));
     for (const m of metaIn) {
       const pi = planIn.get(m.name);
@@ -472,26 +551,29 @@ async function main() {
     }
     for (const k of usedDims) report.dims[k] = bound.get(k);
     t = Date.now();
-    let wholeOut;
-    try {
-      wholeOut = await whole.run(feeds);
-    } catch (e) {
-      fail(`onnxruntime cannot run the whole model: ${e.message}`);
+    let wholeOut = cached ? cached.outputs : null;
+    if (!cached) {
+      try {
+        wholeOut = await whole.run(feeds);
+      } catch (e) {
+        fail(`onnxruntime cannot run the whole model: ${e.message}`);
+      }
+      await whole.release();
+      if (cacheKey) writeWholeCache(opts.wholeCache, cacheKey, metaIn, outputNames, wholeOut);
     }
     const runMs = Date.now() - t;
     const planOut = new Map(plan.outputs.map((o) => [o.name, o]));
-    for (const name of whole.outputNames) {
+    for (const name of outputNames) {
       if (!planOut.has(name)) fail(`the model writes output ${name}, which plan.json's "outputs" does not list`);
     }
     for (const name of planOut.keys()) {
       if (!(name in wholeOut)) fail(`plan.json's "outputs" lists ${name}, which the model does not write`);
     }
-    await whole.release();
-    report.whole = { load_ms: loadMs, run_ms: runMs };
+    report.whole = { load_ms: loadMs, run_ms: runMs, cached: !!cached };
     say(`${PROG}: ${opts.plan}: ${plan.partitions.length} partitions, ${plan.tensors.length} crossing tensors`);
     say(`  inputs: ${report.inputs.map((i) => `${i.name} ${i.dtype} ${fmtShape(i.shape)}`).join(', ')}` +
       (Object.keys(report.dims).length ? ` (${Object.entries(report.dims).map(([k, v]) => `${k}=${v}`).join(' ')})` : ''));
-    say(`  whole model: load ${loadMs} ms, run ${runMs} ms`);
+    say(cached ? `  whole model: outputs from ${opts.wholeCache}` : `  whole model: load ${loadMs} ms, run ${runMs} ms`);
 
     // -- the plan, partition by partition
     const planTensors = new Map();

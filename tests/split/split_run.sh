@@ -3,7 +3,8 @@
 # under ONNX Runtime and give the whole model's outputs.
 #
 # For a graph-only model (../shared/models/onnx*: weights never shipped),
-# split_run fills its weights with random data (tools/fill-weights.py),
+# split_run fills its weights with random data (tools/fill-weights.py, once
+# per model; the whole model's outputs are computed once per model too),
 # partitions the filled model with `$BYOC partition FILLED.onnx -f onnx -o
 # DIR ARGS`, checks DIR's files against plan.json (tools/check-plan.py),
 # then runs the whole model and the plan on the same random inputs and
@@ -152,6 +153,7 @@ split_run() {
     # shellcheck disable=SC2086
     "$NODE" "$tools/ort-split-run.js" ${SPLIT_RUN_ORT:+--ort "$SPLIT_RUN_ORT"} \
         --plan "$plan/plan.json" --model "$filled" $dimargs \
+        --whole-cache "$SPLIT_RUN_TMP/filled/$base.whole" \
         --tolerance "$SPLIT_RUN_TOLERANCE" --json \
         >"$SPLIT_RUN_TMP/run.json" 2>"$SPLIT_RUN_TMP/run.err"
     rc=$?
@@ -207,6 +209,8 @@ for model in "$BYOC_SHARED_MODELS"/onnx/*.onnx "$BYOC_SHARED_MODELS"/onnx-modern
         done
         exit $st
     } || status=1
-    rm -f "$SPLIT_RUN_TMP/filled/$(basename "$model" .onnx | sed 's/\.graph$//').onnx"*
+    # The filled model and the whole model's outputs, shared by its
+    # configurations.
+    rm -f "$SPLIT_RUN_TMP/filled/$(basename "$model" .onnx | sed 's/\.graph$//')."*
 done
 exit $status
