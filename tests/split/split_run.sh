@@ -18,6 +18,7 @@
 #   split_run.sh                       every shared model, each CONFIGS entry
 #   split_run.sh MODEL DIMS [ARGS...]  one model: DIMS "batch=1 seq=32" or ""
 #   SPLIT_RUN_LIB=1 . split_run.sh     only define split_run MODEL DIMS [ARGS...]
+#                                      (and split_run_find_tools, split_run_setup)
 #
 # Skipped (77) when node, onnxruntime-node, or python3 with onnx and numpy
 # are missing, or when the shared models are absent.  Exit 1 when a case
@@ -66,7 +67,7 @@ split_run_skip() {
 
 # Finds node, onnxruntime-node and a python with onnx; sets SPLIT_RUN_ORT
 # (an --ort argument or empty) and PYTHON_ONNX; skips when one is missing.
-split_run_setup() {
+split_run_find_tools() {
     command -v "$NODE" >/dev/null 2>&1 || split_run_skip "no node ($NODE)"
     SPLIT_RUN_ORT=
     for d in ${BYOC_ORT:+"$BYOC_ORT"} "$top_srcdir/tools/.ort" "$top_builddir/tools/.ort"; do
@@ -94,6 +95,11 @@ split_run_setup() {
     if [ -z "${PYTHON_ONNX:-}" ] || ! "$PYTHON_ONNX" -c 'import onnx, numpy' >/dev/null 2>&1; then
         split_run_skip "no python3 with the onnx and numpy modules (python3-onnx)"
     fi
+}
+
+# split_run_find_tools, then byoc and the temporary folder.
+split_run_setup() {
+    split_run_find_tools
     [ -x "$BYOC" ] || split_run_skip "no byoc at $BYOC"
     if [ -z "${SPLIT_RUN_TMP:-}" ]; then
         SPLIT_RUN_TMP=$(mktemp -d) || exit 99
@@ -184,33 +190,34 @@ split_run() {
     return 1
 }
 
-[ "${SPLIT_RUN_LIB:-0}" = 1 ] && return 0 2>/dev/null
-
-split_run_setup
-status=0
-if [ $# -gt 0 ]; then
-    model=$1
-    dims=${2-}
-    if [ $# -ge 2 ]; then shift 2; else shift; fi
-    split_run "$model" "$dims" "$@" || status=1
+# The script itself, unless sourced for its functions.
+if [ "${SPLIT_RUN_LIB:-0}" != 1 ]; then
+    split_run_setup
+    status=0
+    if [ $# -gt 0 ]; then
+        model=$1
+        dims=${2-}
+        if [ $# -ge 2 ]; then shift 2; else shift; fi
+        split_run "$model" "$dims" "$@" || status=1
+        exit $status
+    fi
+    [ -d "$BYOC_SHARED_MODELS/onnx" ] || split_run_skip "$BYOC_SHARED_MODELS/onnx is absent"
+    for model in "$BYOC_SHARED_MODELS"/onnx/*.onnx "$BYOC_SHARED_MODELS"/onnx-modern/*.onnx; do
+        [ -f "$model" ] || continue
+        dims=$(split_run_dims "$model")
+        # One configuration per line of SPLIT_RUN_CONFIGS; an empty line is
+        # byoc's defaults.
+        printf '%s\n' "$SPLIT_RUN_CONFIGS" | {
+            st=0
+            while IFS= read -r args; do
+                # shellcheck disable=SC2086
+                split_run "$model" "$dims" $args || st=1
+            done
+            exit $st
+        } || status=1
+        # The filled model and the whole model's outputs, shared by its
+        # configurations.
+        rm -f "$SPLIT_RUN_TMP/filled/$(basename "$model" .onnx | sed 's/\.graph$//')."*
+    done
     exit $status
 fi
-[ -d "$BYOC_SHARED_MODELS/onnx" ] || split_run_skip "$BYOC_SHARED_MODELS/onnx is absent"
-for model in "$BYOC_SHARED_MODELS"/onnx/*.onnx "$BYOC_SHARED_MODELS"/onnx-modern/*.onnx; do
-    [ -f "$model" ] || continue
-    dims=$(split_run_dims "$model")
-    # One configuration per line of SPLIT_RUN_CONFIGS; an empty line is
-    # byoc's defaults.
-    printf '%s\n' "$SPLIT_RUN_CONFIGS" | {
-        st=0
-        while IFS= read -r args; do
-            # shellcheck disable=SC2086
-            split_run "$model" "$dims" $args || st=1
-        done
-        exit $st
-    } || status=1
-    # The filled model and the whole model's outputs, shared by its
-    # configurations.
-    rm -f "$SPLIT_RUN_TMP/filled/$(basename "$model" .onnx | sed 's/\.graph$//')."*
-done
-exit $status
