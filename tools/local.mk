@@ -3,3 +3,8 @@
 # onnx), neither built nor installed.
 EXTRA_DIST += tools/ort-split-run.js tools/fill-weights.py tools/check-plan.py \
 	tests/split/split_run.sh
+
+# The tools themselves, on a generated model and hand-cut plans, right and
+# wrong (skipped without node, onnxruntime-node or Python's onnx).
+TESTS += tests/split/tools.sh
+EXTRA_DIST += tests/split/tools.sh tests/split/proto_plan.py
