@@ -36,7 +36,7 @@
 // Inputs are random and deterministic (xoshiro128** seeded from --seed and
 // the input's name): floats in [-1, 1), integers in [LO, HI) (--int-range,
 // default 0,10, clamped to the type), bools 0/1; a symbolic dimension is its
-// --dim value, 1 when not given.
+// --dim value, else the size plan.json gives it, else 1.
 //
 // Difference of an output: max_i |a_i - b_i| / max(max_j |b_j|, 1e-30), a the
 // plan's, b the whole model's; integer and bool outputs must be equal.
@@ -535,15 +535,17 @@ async function main() {
       const declared = m.shape && m.shape.length ? m.shape : pi.shape || [];
       const shape = declared.map((d, k) => {
         if (typeof d === 'number' && d >= 0) return d;
+        // A symbolic size: --dim's value, else the plan's (byoc may have
+        // bound it), else 1.  A plan that fixes it otherwise than --dim is
+        // caught below.
         const ps = pi.shape && pi.shape[k];
-        if (typeof ps === 'number') return ps;
         const nm = typeof d === 'string' && d ? d : typeof ps === 'string' ? ps : null;
         if (nm) {
           usedDims.add(nm);
-          if (!bound.has(nm)) bound.set(nm, 1);
+          if (!bound.has(nm)) bound.set(nm, typeof ps === 'number' ? ps : 1);
           return bound.get(nm);
         }
-        return 1;
+        return typeof ps === 'number' ? ps : 1;
       });
       const mis = shapeMismatch(pi.shape, shape, bound);
       if (mis) fail(`input ${m.name}: ${mis}`);

@@ -177,12 +177,15 @@ split_run() {
         for (const e of r.errors) s += `\n  error: ${e}`;
         console.log(s);' "$SPLIT_RUN_TMP/run.json" 2>/dev/null)
     rm -rf "$plan"
+    first=$(printf '%s\n' "$summary" | head -n 1)
     if [ "$rc" -eq 0 ]; then
-        echo "PASS: $label: $summary ($times)"
+        echo "PASS: $label: $first ($times)"
+        printf '%s\n' "$summary" | tail -n +2
         return 0
     fi
     if [ -n "$summary" ]; then
-        echo "FAIL: $label: $summary ($times)"
+        echo "FAIL: $label: $first ($times)"
+        printf '%s\n' "$summary" | tail -n +2
     else
         echo "FAIL: $label: ort-split-run.js exited $rc"
     fi
