@@ -30,7 +30,9 @@
 #   BYOC_SHARED_MODELS  default: $top_srcdir/../shared/models
 #   BYOC_ORT            a folder holding node_modules/onnxruntime-node
 #                       (default: tools/.ort of the source or build tree, as
-#                       .ci/run installs it; else require's search, NODE_PATH)
+#                       .ci/run installs it, or tools/node_modules; else
+#                       require's search, NODE_PATH); or BYOC_ORT_NODE, the
+#                       package's own folder (as tests/onnx/emit_numeric.sh)
 #   NODE, PYTHON_ONNX   node, and a python3 with onnx and numpy (default: the
 #                       first of /usr/bin/python3, python3 that has them)
 #   SPLIT_RUN_TOLERANCE max relative difference (default 1e-4)
@@ -70,7 +72,8 @@ split_run_skip() {
 split_run_find_tools() {
     command -v "$NODE" >/dev/null 2>&1 || split_run_skip "no node ($NODE)"
     SPLIT_RUN_ORT=
-    for d in ${BYOC_ORT:+"$BYOC_ORT"} "$top_srcdir/tools/.ort" "$top_builddir/tools/.ort"; do
+    for d in ${BYOC_ORT:+"$BYOC_ORT"} ${BYOC_ORT_NODE:+"$BYOC_ORT_NODE"} \
+        "$top_srcdir/tools/.ort" "$top_builddir/tools/.ort" "$top_srcdir/tools"; do
         if [ -d "$d/node_modules/onnxruntime-node" ] || [ -f "$d/package.json" ]; then
             SPLIT_RUN_ORT=$d
             break
