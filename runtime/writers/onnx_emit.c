@@ -2812,7 +2812,14 @@ static int resize_core(ex *e, int nd, const rsz *p)
         roi = bx_ob_add_init(
             e->b, bx_ob_tensor(e->b, NULL, BYOC_DT_FLOAT32, &nr, 1, NULL, r, (size_t)nr));
     }
-    const char *in[4] = {x, roi, "", sz};
+    /* Resize-11 has scales as an input that must be there: empty. */
+    const char *scales = "";
+    if (e->opset < 13) {
+        int64_t zero = 0;
+        scales = bx_ob_add_init(
+            e->b, bx_ob_tensor(e->b, NULL, BYOC_DT_FLOAT32, &zero, 1, NULL, NULL, 0));
+    }
+    const char *in[4] = {x, roi, scales, sz};
     Onnx__NodeProto *n = mkn(e, "Resize", "", in, 4, ty);
     bx_ob_attr_string(e->b, n, "coordinate_transformation_mode", p->ctm);
     bx_ob_attr_string(e->b, n, "mode", mode);

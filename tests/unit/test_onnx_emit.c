@@ -14,8 +14,9 @@
  *
  * `test_onnx_emit --models DIR` writes each case that emits as an ONNX
  * model, DIR/<case>.onnx, for tests/onnx/emit_check.sh, which runs ONNX's
- * checker on them; `--graph MODEL OUT OPSET [NAME=SIZE...]` writes every
- * call of a model (ONNX or Relay) through the emitter into one model. */
+ * checker on them (`--models DIR OPSET`: every case at that opset);
+ * `--graph MODEL OUT OPSET [NAME=SIZE...]` writes every call of a model
+ * (ONNX or Relay) through the emitter into one model. */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif
@@ -2187,10 +2188,19 @@ int main(int argc, char **argv)
         byoc_registry_destroy(R);
         return rc;
     }
-    if (argc == 3 && strcmp(argv[1], "--models") == 0) {
-        int written = 0;
+    if ((argc == 3 || argc == 4) && strcmp(argv[1], "--models") == 0) {
+        /* With an opset, each case once at that opset. */
+        int written = 0, opset = argc == 4 ? atoi(argv[3]) : 0;
         for (int i = 0; i < NCASES; i++) {
-            int rc = write_model(&cases[i], argv[2]);
+            tcase c = cases[i];
+            bool again = false;
+            for (int k = 0; k < i; k++)
+                again |= strcmp(cases[k].name, c.name) == 0;
+            if (opset && again)
+                continue;
+            if (opset)
+                c.opset = opset;
+            int rc = write_model(&c, argv[2]);
             if (rc < 0) {
                 fprintf(stderr, "cannot write %s\n", cases[i].name);
                 return EXIT_FAILURE;
