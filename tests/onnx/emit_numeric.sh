@@ -2,9 +2,10 @@
 # The op emitter's one-call models (tests/unit/test_onnx_emit --models) run
 # in ONNX Runtime and compared with numpy references of the Relay ops
 # (tests/onnx/emit_numeric.py), every opset's form of a case with the same
-# reference, at the cases' own opsets and at 11 and 18.  Needs node with onnxruntime-node ($BYOC_ORT_NODE, the
-# package's directory, or tools/node_modules/onnxruntime-node) and a
-# python3 with numpy and onnx; skipped (77) without them.
+# reference, at the cases' own opsets and at 11 and 18.  Needs node with
+# onnxruntime-node ($BYOC_ORT_NODE, the package's directory, or
+# tools/node_modules/onnxruntime-node) and a python3 with numpy and onnx;
+# skipped (77) without them.
 gen=${top_builddir:-.}/tests/unit/test_onnx_emit
 src=${top_srcdir:-.}
 ort=${BYOC_ORT_NODE:-$src/tools/node_modules/onnxruntime-node}
