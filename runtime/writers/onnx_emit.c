@@ -2816,8 +2816,8 @@ static int resize_core(ex *e, int nd, const rsz *p)
     const char *scales = "";
     if (e->opset < 13) {
         int64_t zero = 0;
-        scales = bx_ob_add_init(
-            e->b, bx_ob_tensor(e->b, NULL, BYOC_DT_FLOAT32, &zero, 1, NULL, NULL, 0));
+        scales = bx_ob_add_init(e->b,
+                                bx_ob_tensor(e->b, NULL, BYOC_DT_FLOAT32, &zero, 1, NULL, NULL, 0));
     }
     const char *in[4] = {x, roi, scales, sz};
     Onnx__NodeProto *n = mkn(e, "Resize", "", in, 4, ty);
@@ -2938,9 +2938,17 @@ static const char *quant(ex *e, const char *x, byoc_dtype dt, int r, int si, int
             bx_ob_attr_int(e->b, n, "axis", a);
         return OUT(n);
     }
-    if (!is_int(dt) || e->opset < 11) {
-        fail(e, "into %s needs %s", byoc_dtype_name(dt),
-             is_int(dt) ? "opset 11 (Round)" : "an integer dtype");
+    if (!is_int(dt)) {
+        fail(e, "into %s has no ONNX form", byoc_dtype_name(dt));
+        return NULL;
+    }
+    if (e->opset < 11) {
+        if (is_q8(dt) && per_s == per_z)
+            fail(e, "needs ONNX QuantizeLinear%s, which opset %d lacks (it has it from opset %d)",
+                 per ? " per axis" : "", e->opset, per ? 13 : 10);
+        else
+            fail(e, "into %s needs ONNX Round, which opset %d lacks (it has it from opset 11)",
+                 byoc_dtype_name(dt), e->opset);
         return NULL;
     }
     const char *v =

@@ -1476,7 +1476,7 @@ static const tcase cases[] = {
     {"reverse", c_reverse, 13, "Slice(x,[-1],[-9223372036854775808],[1],[-1])->Y"},
     {"fixed_point", c_fixed_point, 13, NULL},
     {"quantize", c_quantize, 13, "QuantizeLinear(x,c1,u8:0)->Y"},
-    {"quantize", c_quantize, 9, "error: 'qnn.quantize' into uint8 needs opset 11"},
+    {"quantize", c_quantize, 9, "error: 'qnn.quantize' needs ONNX QuantizeLinear, which opset 9 lacks"},
     {"quantize_axis", c_quantize_axis, 13, "QuantizeLinear(x,c1,<i8 3>)->Y{axis=1}"},
     {"quantize_axis", c_quantize_axis, 11,
      "Reshape(c1,[-1,1,1])->t0; Div(x,t0)->t1; Round(t1)->t2; Cast(c2)->t3{to=1}; "
