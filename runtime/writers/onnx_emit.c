@@ -598,9 +598,11 @@ static int em_divmod(ex *e)
         return 0;
     }
     TRY(need(e, 10, "Mod"));
-    if (strcmp(e->op, "floor_mod") == 0 && fl) {
-        /* TVM's floormod of floats: a - floor(a / b) * b. */
-        const char *q = un(e, "Floor", bin(e, "Div", a, b, NULL), NULL);
+    if (fl && strcmp(e->op, "mod") != 0) {
+        /* topi's floor_mod and trunc_mod of floats: a - floor(a / b) * b
+         * and a - trunc(a / b) * b (mod is truncmod, C's fmod). */
+        const char *d = bin(e, "Div", a, b, NULL), *q;
+        q = strcmp(e->op, "floor_mod") == 0 ? un(e, "Floor", d, NULL) : trunc_of(e, d, dt, NULL);
         bin(e, "Sub", a, bin(e, "Mul", q, b, NULL), y);
         return 0;
     }
@@ -608,15 +610,50 @@ static int em_divmod(ex *e)
     return 0;
 }
 
+/* The unsigned dtype of a signed one's width. */
+static byoc_dtype unsigned_of(byoc_dtype dt)
+{
+    switch (byoc_dtype_bits(dt)) {
+    case 8: return BYOC_DT_UINT8;
+    case 16: return BYOC_DT_UINT16;
+    case 32: return BYOC_DT_UINT32;
+    default: return BYOC_DT_UINT64;
+    }
+}
+
+static const char *shift_node(ex *e, const char *a, const char *b, bool left, const char *y)
+{
+    Onnx__NodeProto *n = mk(e, "BitShift", y, a, b, NULL);
+    bx_ob_attr_string(e->b, n, "direction", left ? "LEFT" : "RIGHT");
+    return OUT(n);
+}
+
+/* left_shift, right_shift: BitShift of unsigned integers.  A signed one
+ * shifts its bits left as unsigned (Cast keeps the bits), and right
+ * arithmetically, as floor division by 2^b in int64. */
 static int em_shift(ex *e)
 {
     byoc_dtype dt = dt_of(e, 0);
-    if (byoc_dtype_class(dt) != 'u')
-        return fail(e, "on %s has no ONNX form (BitShift takes unsigned integers only)",
-                    byoc_dtype_name(dt));
+    bool left = strcmp(e->op, "left_shift") == 0;
     TRY(need(e, 11, "BitShift"));
-    Onnx__NodeProto *n = mk(e, "BitShift", Y0, e->in[0], e->in[1], NULL);
-    bx_ob_attr_string(e->b, n, "direction", strcmp(e->op, "left_shift") == 0 ? "LEFT" : "RIGHT");
+    if (byoc_dtype_class(dt) == 'u') {
+        shift_node(e, e->in[0], e->in[1], left, Y0);
+        return 0;
+    }
+    if (byoc_dtype_class(dt) != 'i')
+        return fail(e, "on %s has no ONNX form", byoc_dtype_name(dt));
+    byoc_dtype u = unsigned_of(dt);
+    if (left) {
+        const char *a = cast(e, e->in[0], dt, u, NULL), *b = cast(e, e->in[1], dt, u, NULL);
+        cast(e, shift_node(e, a, b, true, NULL), u, dt, Y0);
+        return 0;
+    }
+    const char *b = cast(e, e->in[1], dt, BYOC_DT_UINT64, NULL);
+    const char *p = shift_node(e, iscalar(e, BYOC_DT_UINT64, 1), b, true, NULL);
+    p = cast(e, p, BYOC_DT_UINT64, BYOC_DT_INT64, NULL);
+    const char *x = cast(e, e->in[0], dt, BYOC_DT_INT64, NULL);
+    const char *r = bin(e, "Sub", x, mod_node(e, x, p, 0, NULL), NULL);
+    cast(e, bin(e, "Div", r, p, NULL), BYOC_DT_INT64, dt, Y0);
     return 0;
 }
 
@@ -2028,6 +2065,28 @@ static bool known_zero(ex *e, int i)
     return true;
 }
 
+/* Whether argument i (a scale or zero point) has one value per channel;
+ * a one-element list is a scalar, which ONNX's per-tensor form wants. */
+static bool per_channel(ex *e, int i)
+{
+    const byoc_tensor_type *t = e->it[i];
+    return t->rank >= 1 && !(t->rank == 1 && t->dims[0] == 1);
+}
+
+static const char *as_scalar(ex *e, int i, const char *x)
+{
+    const byoc_tensor_type *t = e->it[i];
+    return t->rank == 1 && t->dims[0] == 1 ? reshape(e, x, NULL, 0, NULL) : x;
+}
+
+/* A zero point in dtype dt, and a scale in float32, shaped so. */
+static const char *qzp(ex *e, int i, byoc_dtype dt) { return as_scalar(e, i, zp_as(e, i, dt)); }
+
+static const char *qscale(ex *e, int i)
+{
+    return as_scalar(e, i, cast(e, e->in[i], dt_of(e, i), BYOC_DT_FLOAT32, NULL));
+}
+
 /* nn.conv1d/2d/3d, their transposes, and qnn.conv2d (ConvInteger, its
  * zero points in the inputs' dtypes; the scales only matter to the
  * requantize after it). */
@@ -2096,8 +2155,8 @@ static int em_conv(ex *e)
     if (integer) {
         const char *in[4] = {x, k, NULL, NULL};
         if (q) {
-            in[2] = zp_as(e, 2, dt_of(e, 0));
-            in[3] = zp_as(e, 3, dt_of(e, 1));
+            in[2] = qzp(e, 2, dt_of(e, 0));
+            in[3] = qzp(e, 3, dt_of(e, 1));
         }
         n = mkn(e, "ConvInteger", "", in, q ? 4 : 2, cy);
     } else {
@@ -2185,8 +2244,8 @@ static int em_dense(ex *e)
         return 0;
     }
     w = transpose(e, w, perm, 2, NULL);
-    const char *azp = q ? zp_as(e, 2, dt_of(e, 0)) : NULL;
-    const char *bzp = q ? zp_as(e, 3, dt_of(e, 1)) : NULL;
+    const char *azp = q ? qzp(e, 2, dt_of(e, 0)) : NULL;
+    const char *bzp = q ? qzp(e, 3, dt_of(e, 1)) : NULL;
     return matmul_out(e, e->in[0], w, cast_to, integer, azp, bzp);
 }
 
@@ -2205,8 +2264,8 @@ static int em_matmul(ex *e)
         TRY(product_dtype(e, &cast_to, &integer));
     const char *a = ta ? swap_last(e, e->in[0], ra) : e->in[0];
     const char *b = tb ? swap_last(e, e->in[1], rb) : e->in[1];
-    const char *azp = q ? zp_as(e, 2, dt_of(e, 0)) : NULL;
-    const char *bzp = q ? zp_as(e, 3, dt_of(e, 1)) : NULL;
+    const char *azp = q ? qzp(e, 2, dt_of(e, 0)) : NULL;
+    const char *bzp = q ? qzp(e, 3, dt_of(e, 1)) : NULL;
     return matmul_out(e, a, b, cast_to, integer, azp, bzp);
 }
 
@@ -2753,7 +2812,14 @@ static int resize_core(ex *e, int nd, const rsz *p)
         roi = bx_ob_add_init(
             e->b, bx_ob_tensor(e->b, NULL, BYOC_DT_FLOAT32, &nr, 1, NULL, r, (size_t)nr));
     }
-    const char *in[4] = {x, roi, "", sz};
+    /* Resize-11 has scales as an input that must be there: empty. */
+    const char *scales = "";
+    if (e->opset < 13) {
+        int64_t zero = 0;
+        scales = bx_ob_add_init(e->b,
+                                bx_ob_tensor(e->b, NULL, BYOC_DT_FLOAT32, &zero, 1, NULL, NULL, 0));
+    }
+    const char *in[4] = {x, roi, scales, sz};
     Onnx__NodeProto *n = mkn(e, "Resize", "", in, 4, ty);
     bx_ob_attr_string(e->b, n, "coordinate_transformation_mode", p->ctm);
     bx_ob_attr_string(e->b, n, "mode", mode);
@@ -2819,28 +2885,6 @@ static int em_upsampling(ex *e)
 
 /* ---- quantized ------------------------------------------------------------------------ */
 
-/* Whether argument i (a scale or zero point) has one value per channel;
- * a one-element list is a scalar, which ONNX's per-tensor form wants. */
-static bool per_channel(ex *e, int i)
-{
-    const byoc_tensor_type *t = e->it[i];
-    return t->rank >= 1 && !(t->rank == 1 && t->dims[0] == 1);
-}
-
-static const char *as_scalar(ex *e, int i, const char *x)
-{
-    const byoc_tensor_type *t = e->it[i];
-    return t->rank == 1 && t->dims[0] == 1 ? reshape(e, x, NULL, 0, NULL) : x;
-}
-
-/* A zero point in dtype dt, and a scale in float32, shaped so. */
-static const char *qzp(ex *e, int i, byoc_dtype dt) { return as_scalar(e, i, zp_as(e, i, dt)); }
-
-static const char *qscale(ex *e, int i)
-{
-    return as_scalar(e, i, cast(e, e->in[i], dt_of(e, i), BYOC_DT_FLOAT32, NULL));
-}
-
 /* Dequantize x (dtype dt, of rank r) by scale argument si and zero point
  * zi along axis into float32: DequantizeLinear for 8-bit data (per axis
  * from opset 13); else (x - zp) in int32, cast, times the scale - what
@@ -2894,9 +2938,17 @@ static const char *quant(ex *e, const char *x, byoc_dtype dt, int r, int si, int
             bx_ob_attr_int(e->b, n, "axis", a);
         return OUT(n);
     }
-    if (!is_int(dt) || e->opset < 11) {
-        fail(e, "into %s needs %s", byoc_dtype_name(dt),
-             is_int(dt) ? "opset 11 (Round)" : "an integer dtype");
+    if (!is_int(dt)) {
+        fail(e, "into %s has no ONNX form", byoc_dtype_name(dt));
+        return NULL;
+    }
+    if (e->opset < 11) {
+        if (is_q8(dt) && per_s == per_z)
+            fail(e, "needs ONNX QuantizeLinear%s, which opset %d lacks (it has it from opset %d)",
+                 per ? " per axis" : "", e->opset, per ? 13 : 10);
+        else
+            fail(e, "into %s needs ONNX Round, which opset %d lacks (it has it from opset 11)",
+                 byoc_dtype_name(dt), e->opset);
         return NULL;
     }
     const char *v =

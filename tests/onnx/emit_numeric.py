@@ -50,6 +50,8 @@ SPECIAL = {
     'trunc_div_f': {'z': lambda s, d: rng.choice([-1.5, 0.7, 1.25], size=s).astype(d)},
     'not_equal': {'x': ids(0, 2), 'z': ids(0, 2)},
     'right_shift': {'z': ids(0, 8)},
+    'right_shift_i': {'x': ids(-1000, 1000), 'z': ids(0, 12)},
+    'left_shift_i': {'x': ids(-128, 127), 'z': ids(0, 8)},
     'where_int': {'cond': ids(-1, 2)},
     'cast_like': {'x': lambda s, d: (rng.random(s) * 200 - 100).astype(d)},
     'scatter_elements': {'ids': ids(0, 3)},
@@ -324,13 +326,14 @@ def ref(case, I):
     if case == 'global_max': return [x.max(axis=(2, 3), keepdims=True)]
     if case == 'maximum': return [np.maximum(x, z)]
     if case == 'mod_i': return [np.fmod(x, z)]
-    if case == 'trunc_mod_f': return [np.fmod(x, z)]
+    if case == 'trunc_mod_f': return [x - np.trunc(x / z) * z]
     if case == 'trunc_div_f': return [np.trunc(x / z)]
     if case == 'not_equal': return [x != z]
     if case == 'less_equal': return [x <= z]
     if case == 'logical_and': return [x & z]
     if case == 'bitwise_or_b': return [x | z]
-    if case == 'right_shift': return [x >> z]
+    if case in ('right_shift', 'right_shift_i'): return [x >> z]
+    if case == 'left_shift_i': return [(x.astype(np.int64) << z).astype(np.uint8).view(np.int8)]
     if case == 'subtract': return [x - z]
     if case == 'where_int': return [np.where(I['cond'] != 0, x, z)]
     if case == 'cast_like': return [x.astype(np.int8)]

@@ -2,9 +2,10 @@
 # The op emitter's one-call models (tests/unit/test_onnx_emit --models) run
 # in ONNX Runtime and compared with numpy references of the Relay ops
 # (tests/onnx/emit_numeric.py), every opset's form of a case with the same
-# reference.  Needs node with onnxruntime-node ($BYOC_ORT_NODE, the
-# package's directory, or tools/node_modules/onnxruntime-node) and a
-# python3 with numpy and onnx; skipped (77) without them.
+# reference, at the cases' own opsets and at 11 and 18.  Needs node with
+# onnxruntime-node ($BYOC_ORT_NODE, the package's directory, or
+# tools/node_modules/onnxruntime-node) and a python3 with numpy and onnx;
+# skipped (77) without them.
 gen=${top_builddir:-.}/tests/unit/test_onnx_emit
 src=${top_srcdir:-.}
 ort=${BYOC_ORT_NODE:-$src/tools/node_modules/onnxruntime-node}
@@ -25,7 +26,13 @@ if test -z "$py"; then
 fi
 dir=$(mktemp -d "${TMPDIR:-/tmp}/emit_numeric.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
-mkdir "$dir/models" || exit 1
-"$gen" --models "$dir/models" || exit 1
-ORT_NODE=$(cd "$ort" && pwd) "$py" "$src/tests/onnx/emit_numeric.py" "$dir/models" \
-    "$src/tests/onnx/ort_run.js" "$dir"
+# The cases at their own opsets, then each at 11 and 18 (ONNX Runtime
+# checks the schemas of opsets newer than the onnx package may know).
+status=0
+for opset in "" 11 18; do
+    mkdir "$dir/models$opset" || exit 1
+    "$gen" --models "$dir/models$opset" $opset || exit 1
+    ORT_NODE=$(cd "$ort" && pwd) "$py" "$src/tests/onnx/emit_numeric.py" "$dir/models$opset" \
+        "$src/tests/onnx/ort_run.js" "$dir" || status=1
+done
+exit $status

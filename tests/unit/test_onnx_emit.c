@@ -14,8 +14,9 @@
  *
  * `test_onnx_emit --models DIR` writes each case that emits as an ONNX
  * model, DIR/<case>.onnx, for tests/onnx/emit_check.sh, which runs ONNX's
- * checker on them; `--graph MODEL OUT OPSET [NAME=SIZE...]` writes every
- * call of a model (ONNX or Relay) through the emitter into one model. */
+ * checker on them (`--models DIR OPSET`: every case at that opset);
+ * `--graph MODEL OUT OPSET [NAME=SIZE...]` writes every call of a model
+ * (ONNX or Relay) through the emitter into one model. */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif
@@ -1048,6 +1049,8 @@ BINARY(c_less_equal, "less_equal", "float32[4]")
 BINARY(c_logical_and, "logical_and", "bool[4]")
 BINARY(c_bitwise_or_b, "bitwise_or", "bool[4]")
 BINARY(c_right_shift, "right_shift", "uint8[4]")
+BINARY(c_right_shift_i, "right_shift", "int32[6]")
+BINARY(c_left_shift_i, "left_shift", "int8[6]")
 BINARY(c_subtract, "subtract", "float32[2,3]")
 
 static int c_where_int(void)
@@ -1473,7 +1476,7 @@ static const tcase cases[] = {
     {"reverse", c_reverse, 13, "Slice(x,[-1],[-9223372036854775808],[1],[-1])->Y"},
     {"fixed_point", c_fixed_point, 13, NULL},
     {"quantize", c_quantize, 13, "QuantizeLinear(x,c1,u8:0)->Y"},
-    {"quantize", c_quantize, 9, "error: 'qnn.quantize' into uint8 needs opset 11"},
+    {"quantize", c_quantize, 9, "error: 'qnn.quantize' needs ONNX QuantizeLinear, which opset 9 lacks"},
     {"quantize_axis", c_quantize_axis, 13, "QuantizeLinear(x,c1,<i8 3>)->Y{axis=1}"},
     {"quantize_axis", c_quantize_axis, 11,
      "Reshape(c1,[-1,1,1])->t0; Div(x,t0)->t1; Round(t1)->t2; Cast(c2)->t3{to=1}; "
@@ -1509,13 +1512,22 @@ static const tcase cases[] = {
     {"global_max", c_global_max, 9, "GlobalMaxPool(x)->Y"},
     {"maximum", c_maximum, 9, "Max(x,z)->Y"},
     {"mod_i", c_mod_i, 13, "Mod(x,z)->Y{fmod=1}"},
-    {"trunc_mod_f", c_trunc_mod_f, 13, "Mod(x,z)->Y{fmod=1}"},
+    {"trunc_mod_f", c_trunc_mod_f, 13,
+     "Div(x,z)->t0; Less(t0,f32:0)->t1; Ceil(t0)->t2; Floor(t0)->t3; Where(t1,t2,t3)->t4; "
+     "Mul(t4,z)->t5; Sub(x,t5)->Y"},
     {"trunc_div_f", c_trunc_div_f, 13, NULL},
     {"not_equal", c_not_equal, 9, "Equal(x,z)->t0; Not(t0)->Y"},
     {"less_equal", c_less_equal, 13, "LessOrEqual(x,z)->Y"},
     {"logical_and", c_logical_and, 9, "And(x,z)->Y"},
     {"bitwise_or_b", c_bitwise_or_b, 9, "Or(x,z)->Y"},
     {"right_shift", c_right_shift, 13, "BitShift(x,z)->Y{direction=RIGHT}"},
+    {"right_shift_i", c_right_shift_i, 13,
+     "Cast(z)->t0{to=13}; BitShift(u64:1,t0)->t1{direction=LEFT}; Cast(t1)->t2{to=7}; "
+     "Cast(x)->t3{to=7}; Mod(t3,t2)->t4{fmod=0}; Sub(t3,t4)->t5; Div(t5,t2)->t6; "
+     "Cast(t6)->Y{to=6}"},
+    {"left_shift_i", c_left_shift_i, 13,
+     "Cast(x)->t0{to=2}; Cast(z)->t1{to=2}; BitShift(t0,t1)->t2{direction=LEFT}; "
+     "Cast(t2)->Y{to=3}"},
     {"subtract", c_subtract, 9, "Sub(x,z)->Y"},
     {"where_int", c_where_int, 9, "Cast(cond)->t0{to=9}; Where(t0,x,z)->Y"},
     {"cast_like", c_cast_like, 13, "Cast(x)->Y{to=3}"},
@@ -1645,6 +1657,8 @@ static const char *short_dtype(int et)
     case 9: return "b";
     case 10: return "f16";
     case 11: return "f64";
+    case 12: return "u32";
+    case 13: return "u64";
     default: return "?";
     }
 }
@@ -1674,7 +1688,8 @@ static double elem(const Onnx__TensorProto *t, size_t i, bool *is_int)
         memcpy(&v, p + 4 * i, 4);
         return v;
     }
-    case 7: {
+    case 7:
+    case 13: {
         int64_t v;
         memcpy(&v, p + 8 * i, 8);
         return (double)v;
@@ -2173,10 +2188,19 @@ int main(int argc, char **argv)
         byoc_registry_destroy(R);
         return rc;
     }
-    if (argc == 3 && strcmp(argv[1], "--models") == 0) {
-        int written = 0;
+    if ((argc == 3 || argc == 4) && strcmp(argv[1], "--models") == 0) {
+        /* With an opset, each case once at that opset. */
+        int written = 0, opset = argc == 4 ? atoi(argv[3]) : 0;
         for (int i = 0; i < NCASES; i++) {
-            int rc = write_model(&cases[i], argv[2]);
+            tcase c = cases[i];
+            bool again = false;
+            for (int k = 0; k < i; k++)
+                again |= strcmp(cases[k].name, c.name) == 0;
+            if (opset && again)
+                continue;
+            if (opset)
+                c.opset = opset;
+            int rc = write_model(&c, argv[2]);
             if (rc < 0) {
                 fprintf(stderr, "cannot write %s\n", cases[i].name);
                 return EXIT_FAILURE;
