@@ -1201,6 +1201,15 @@ static int emit_call(pw *x, int node)
 
 /* ---- types ---------------------------------------------------------------------- */
 
+/* byoc's dtype of an ONNX element type (onnx_build.c has the inverse). */
+static byoc_dtype ox_elem_dtype(int32_t t)
+{
+    for (int d = 0; d < BYOC_DT_COUNT_; d++)
+        if (bx_onnx_elem_type((byoc_dtype)d) == t && t != 0)
+            return (byoc_dtype)d;
+    return BYOC_DT_VOID;
+}
+
 static Onnx__ValueInfoProto *value_info(sw *w, const char *name, const byoc_tensor_type *t)
 {
     Onnx__ValueInfoProto *vi = BX_NEW(&w->a, Onnx__ValueInfoProto);
@@ -1478,6 +1487,20 @@ static int write_part(sw *w, int p, const byoc_lower_part *lp)
         for (int i = 0; i < pt->in.n; i++)
             gp->input[gp->n_input++] = value_info(w, name_of(&w->nm, pt->in.v[i]),
                                                   val_type(w, pt->in.v[i]));
+        /* IR 3 wants every initializer among the graph's inputs too. */
+        if (w->mp && w->mp->has_ir_version && w->mp->ir_version < 4) {
+            Onnx__ValueInfoProto **in = BX_NEWN(&w->a, Onnx__ValueInfoProto *,
+                                                gp->n_input + x.b.ninits + 1);
+            memcpy(in, gp->input, sizeof *in * gp->n_input);
+            for (size_t k = 0; k < x.b.ninits; k++) {
+                const Onnx__TensorProto *t = x.b.inits[k];
+                byoc_tensor_type ty = {ox_elem_dtype(t->data_type), (int)t->n_dims, {0}};
+                for (size_t d = 0; d < t->n_dims && d < BYOC_MAX_RANK; d++)
+                    ty.dims[d] = t->dims[d];
+                in[gp->n_input++] = value_info(w, t->name, &ty);
+            }
+            gp->input = in;
+        }
         gp->output = BX_NEWN(&w->a, Onnx__ValueInfoProto *, pt->out.n + 1);
         for (int i = 0; i < pt->out.n; i++) {
             const char *nm = name_of(&w->nm, pt->out.v[i]);
