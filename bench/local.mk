@@ -93,3 +93,12 @@ EXTRA_DIST += bench/export_models.py bench/ort_optimize.js bench/real_models.sh
 bench-real: cli/byoc$(EXEEXT) bench/load_model$(EXEEXT) bench/runstat$(EXEEXT)
 	@BYOC=./cli/byoc$(EXEEXT) RUNSTAT=./bench/runstat$(EXEEXT) \
 	  LOAD_MODEL=./bench/load_model$(EXEEXT) $(SHELL) $(srcdir)/bench/real_models.sh
+
+# Writing placements as ONNX (bench/onnx_out.sh): -f onnx against text on
+# synthetic models with weights, e.g.
+#   make bench-onnx-out SIZES="1000 10000" REPEAT=5 MODELS=/tmp/gpt24.onnx
+EXTRA_DIST += bench/onnx_out.sh
+.PHONY: bench-onnx-out
+bench-onnx-out: cli/byoc$(EXEEXT) bench/gen_model$(EXEEXT) bench/runstat$(EXEEXT)
+	@BYOC=./cli/byoc$(EXEEXT) GEN_MODEL=./bench/gen_model$(EXEEXT) \
+	  RUNSTAT=./bench/runstat$(EXEEXT) OUTDIR=bench/onnx_out.d $(SHELL) $(srcdir)/bench/onnx_out.sh

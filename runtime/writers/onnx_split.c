@@ -1583,6 +1583,7 @@ static int write_plan(sw *w, const char *model_path)
     bx_strbuf b = {0};
     bx_sb_printf(&b, "{\n  \"version\": 1,\n  \"model\": ");
     json_str(&b, model_path);
+    bx_sb_printf(&b, ",\n  \"model_format\": \"%s\"", w->src ? "onnx" : "relay");
     bx_sb_printf(&b, ",\n  \"strategy\": ");
     json_str(&b, r->strategy);
     bx_sb_printf(&b, ",\n  \"cost_us\": %.6g,\n  \"inputs\": [", r->cost * 1e6);
@@ -1815,7 +1816,8 @@ static int split(const byoc_result *r, const char *model_path, const char *dir,
                           r->partitions[p].target->name);
     }
     if (rc == 0)
-        rc = write_plan(&w, model_path ? model_path : "");
+        rc = write_plan(&w, model_path ? model_path
+                                       : byoc_graph_source(w.g) ? byoc_graph_source(w.g) : "");
     if (rc == 0 && rename(tmp, dir) != 0)
         rc = fail(&w, "cannot rename '%s' to '%s': %s", tmp, dir, strerror(errno));
     if (rc != 0 && made_dir)

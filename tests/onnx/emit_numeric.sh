@@ -4,11 +4,11 @@
 # (tests/onnx/emit_numeric.py), every opset's form of a case with the same
 # reference, at the cases' own opsets and at 11 and 18.  Needs node with
 # onnxruntime-node ($BYOC_ORT_NODE, the package's directory, or
-# tools/node_modules/onnxruntime-node) and a python3 with numpy and onnx;
+# tools/.ort/node_modules/onnxruntime-node, where .ci/run installs it) and a python3 with numpy and onnx;
 # skipped (77) without them.
 gen=${top_builddir:-.}/tests/unit/test_onnx_emit
 src=${top_srcdir:-.}
-ort=${BYOC_ORT_NODE:-$src/tools/node_modules/onnxruntime-node}
+ort=${BYOC_ORT_NODE:-$src/tools/.ort/node_modules/onnxruntime-node}
 if ! command -v node >/dev/null 2>&1 || test ! -d "$ort"; then
     echo "skipped: no node with onnxruntime-node (set BYOC_ORT_NODE)"
     exit 77

@@ -49,8 +49,8 @@ set -u
 : "${NODE:=node}"
 : "${SPLIT_RUN_TOLERANCE:=1e-4}"
 : "${SPLIT_RUN_CONFIGS:=
---search greedy
---search single:cutlass}"
+-t dnnl
+--search greedy}"
 tools=$top_srcdir/tools
 
 # Symbolic dimensions of the shared models, as --dim arguments for both byoc
