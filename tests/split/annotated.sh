@@ -85,6 +85,14 @@ PYEOF
     fi
 done
 
+# The same inputs give the same bytes.
+"$BYOC" partition "$tmp/convnet.onnx" -t dnnl -f onnx -o "$tmp/again" 2>"$tmp/err"
+if diff -r "$tmp/plan_convnet" "$tmp/again" >/dev/null 2>&1; then
+    ok "-f onnx twice: the same files"
+else
+    bad "-f onnx twice differs: $(diff -r "$tmp/plan_convnet" "$tmp/again" 2>&1 | head -3)"
+fi
+
 # From Relay text there is no ONNX model to annotate.
 if "$BYOC" partition "$top_srcdir/examples/models/transformer_encoder.relay" \
         -f onnx-annotated -o "$tmp/x.onnx" 2>"$tmp/err"; then
