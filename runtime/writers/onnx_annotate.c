@@ -200,6 +200,8 @@ static int annotate(const byoc_result *r, const char *model_path, const char *ou
         for (size_t q = 0; q < gp->node[i]->n_attribute; q++)
             if (gp->node[i]->attribute[q]->t)
                 tensors[nt++] = gp->node[i]->attribute[q]->t;
+    const char **made_links = BX_NEWN(&a, const char *, nt + 1);
+    size_t nmade = 0;
     saved_loc = BX_NEWN(&a, char *, nt + 1);
     loc_entry = BX_NEWN(&a, Onnx__StringStringEntryProto *, nt + 1);
     for (size_t k = 0; k < nt; k++) {
@@ -212,14 +214,18 @@ static int annotate(const byoc_result *r, const char *model_path, const char *ou
             if (t->external_data[e]->key && !strcmp(t->external_data[e]->key, "location") &&
                 t->external_data[e]->value) {
                 const char *linked;
+                bool made;
                 if (bx_onnx_link_data(&a, &links, data_dir, out_dir, t->external_data[e]->value,
-                                      &linked, err) < 0) {
+                                      &linked, &made, err) < 0) {
                     lrc = -1;
                     break;
                 }
+                if (made && nmade < nt + 1)
+                    made_links[nmade++] = bx_arena_printf(&a, "%s/%s", out_dir, linked);
                 loc_entry[k] = t->external_data[e];
                 saved_loc[k] = loc_entry[k]->value;
                 loc_entry[k]->value = (char *)linked;
+                break;          /* one location per tensor; restored below */
             }
     }
     size_t psize = lrc ? 0 : onnx__model_proto__get_packed_size(mp);
@@ -237,9 +243,11 @@ static int annotate(const byoc_result *r, const char *model_path, const char *ou
         nodes[i]->base.n_unknown_fields = saved_n[i];
     }
     onnx__model_proto__free_unpacked(mp, NULL);
-    bx_arena_free(&a);
     if (lrc) {
+        for (size_t k = 0; k < nmade; k++)
+            unlink(made_links[k]);
         free(buf);
+        bx_arena_free(&a);
         return -1;
     }
     /* All or nothing: a temporary beside the file, renamed over it. */
@@ -266,8 +274,11 @@ static int annotate(const byoc_result *r, const char *model_path, const char *ou
         if (rc != 0)
             unlink(tmp);
     }
+    for (size_t k = 0; rc != 0 && k < nmade; k++)
+        unlink(made_links[k]);
     free(tmp);
     free(buf);
+    bx_arena_free(&a);
     return rc;
 }
 #endif

@@ -8,6 +8,7 @@
 #endif
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -203,6 +204,19 @@ static uint16_t to_bf16(double d)
     return (uint16_t)(x >> 16);
 }
 
+/* A double as an integer element: NaN 0, the rest clamped to int64's range
+ * (converting one outside it is undefined). */
+static int64_t to_int(double d)
+{
+    if (d != d)
+        return 0;
+    if (d >= 9223372036854775807.0)
+        return INT64_MAX;
+    if (d <= -9223372036854775808.0)
+        return INT64_MIN;
+    return (int64_t)d;
+}
+
 Onnx__TensorProto *bx_ob_tensor(bx_ob *b, const char *name, byoc_dtype dt, const int64_t *dims,
                                 int rank, const int64_t *iv, const double *fv, size_t n)
 {
@@ -221,7 +235,7 @@ Onnx__TensorProto *bx_ob_tensor(bx_ob *b, const char *name, byoc_dtype dt, const
     uint8_t *raw = BX_NEWN(b->arena, uint8_t, n * (size_t)bytes + 1);
     for (size_t i = 0; i < n; i++) {
         uint8_t *p = raw + i * (size_t)bytes;
-        int64_t iv_i = iv ? iv[i] : fv ? (int64_t)fv[i] : 0;
+        int64_t iv_i = iv ? iv[i] : fv ? to_int(fv[i]) : 0;
         double fv_i = fv ? fv[i] : iv ? (double)iv[i] : 0.0;
         uint64_t u = (uint64_t)iv_i;
         switch (dt) {

@@ -2,6 +2,8 @@
 #ifndef BX_ONNX_FILES_H
 #define BX_ONNX_FILES_H
 
+#include <stdbool.h>
+
 #include <byoc/error.h>
 
 #include "arena.h"
@@ -11,9 +13,13 @@
  * requires) readable from out_dir under its base name: a hard link, else a
  * symbolic one, nothing when it is the same file already.  links maps
  * locations already linked to their new names (in a).  The new location
- * goes to *linked.  A location that is absolute or climbs out of data_dir
+ * goes to *linked, and *made (may be NULL) says whether a link was made.
+ * A location that is absolute or climbs out of data_dir
  * is refused, as ONNX Runtime refuses it. */
 int bx_onnx_link_data(bx_arena *a, bx_hash *links, const char *data_dir, const char *out_dir,
-                      const char *location, const char **linked, byoc_error *err);
+                      const char *location, const char **linked, bool *made, byoc_error *err);
+/* Names the split writer makes (plan.json, pN_TARGET.onnx), which a
+ * linked data file must not take. */
+bool bx_onnx_reserved_name(const char *base);
 
 #endif

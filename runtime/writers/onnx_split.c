@@ -27,12 +27,14 @@
 #endif
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -170,6 +172,7 @@ typedef struct sw {
     const char *data_dir;       /* the model's folder, for external data */
     const char *out_dir;        /* the folder files are being written into */
     bx_hash links;              /* external data files linked into out_dir */
+    const char *temp_base;      /* made-up names in the files start with it + ".p" */
 } sw;
 
 static int fail(sw *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -261,8 +264,8 @@ static int expand(sw *w, int a, tlist *out, bool keep_consts)
     int stack[BYOC_MAX_TUPLE_DEPTH * 4 + 4];
     int sp = 0;
     /* A tuple's fields are pushed in reverse, so they come out in order;
-     * tuples of more fields than the stack holds are walked field by
-     * field below. */
+     * a tuple of tensors and calls' fields, however wide, is walked in
+     * place, and only tuples nesting tuples use the stack. */
     stack[sp++] = a;
     while (sp) {
         int x = stack[--sp];
@@ -302,14 +305,23 @@ static int expand(sw *w, int a, tlist *out, bool keep_consts)
              * the order by pushing everything when any field nests. */
             bool nests = false;
             for (int f = 0; f < nf; f++) {
-                byoc_node_kind k = byoc_node_kind_of(w->g, byoc_node_arg(w->g, x, f));
-                nests |= k == BYOC_N_TUPLE || k == BYOC_N_PROJ;
+                int y = byoc_node_arg(w->g, x, f);
+                byoc_node_kind k = byoc_node_kind_of(w->g, y);
+                nests |= k == BYOC_N_TUPLE ||
+                         (k == BYOC_N_PROJ &&
+                          byoc_node_kind_of(w->g, byoc_node_arg(w->g, y, 0)) != BYOC_N_CALL) ||
+                         (k == BYOC_N_CALL && byoc_node_field_count(w->g, y) >= 0);
             }
             if (!nests) {
+                /* Tensors and calls' fields: in order, here (a Split of
+                 * thousands of outputs into one Concat). */
                 for (int f = 0; f < nf; f++) {
                     int y = byoc_node_arg(w->g, x, f);
-                    if (byoc_node_kind_of(w->g, y) != BYOC_N_CONST || keep_consts ||
-                        weight_input(w, y))
+                    byoc_node_kind k = byoc_node_kind_of(w->g, y);
+                    if (k == BYOC_N_PROJ)
+                        tl_add(w, out, (val){byoc_node_arg(w->g, y, 0),
+                                             byoc_node_proj_index(w->g, y)});
+                    else if (k != BYOC_N_CONST || keep_consts || weight_input(w, y))
                         tl_add(w, out, (val){y, -1});
                 }
                 break;
@@ -622,7 +634,7 @@ static Onnx__TensorProto *relinked(sw *w, const Onnx__TensorProto *t)
         if (!e->key || strcmp(e->key, "location") != 0 || !e->value)
             continue;
         const char *linked;
-        if (bx_onnx_link_data(&w->a, &w->links, w->data_dir, w->out_dir, e->value, &linked,
+        if (bx_onnx_link_data(&w->a, &w->links, w->data_dir, w->out_dir, e->value, &linked, NULL,
                               w->err) < 0)
             return NULL;
         e->value = (char *)linked;
@@ -676,6 +688,21 @@ static int relink_attrs(sw *w, Onnx__NodeProto *c)
 
 static int add_const(pw *x, int node, const char *name);
 static int include_node(pw *x, int i, bool check);
+
+/* Elements a constant may be written with from its value (4M: far above
+ * any shape or scale, below what would make a sub-model unreasonable). */
+#define CONST_MAX ((size_t)1 << 22)
+
+static int64_t safe_int(double d)
+{
+    if (d != d)
+        return 0;
+    if (d >= 9223372036854775807.0)
+        return INT64_MAX;
+    if (d <= -9223372036854775808.0)
+        return INT64_MIN;
+    return (int64_t)d;
+}
 
 /* Whether add_const can write constant node `node` (or its Constant). */
 static bool const_ok(pw *x, int node)
@@ -735,10 +762,17 @@ static int add_const(pw *x, int node, const char *name)
     }
     const byoc_value *cv = byoc_node_const_value(w->g, node);
     const byoc_value *flat = cv ? bx_node_const_flat(w->g, node) : NULL;
-    if (flat && ty->rank >= 0) {
-        size_t n = 1;
-        for (int k = 0; k < ty->rank; k++)
-            n *= (size_t)(ty->dims[k] > 0 ? ty->dims[k] : 0);
+    /* From its value: a list, or a scalar the constant repeats; at most
+     * CONST_MAX elements (a scalar filling a weight tensor is not written
+     * out element by element). */
+    size_t n = 1;
+    bool small = flat && ty->rank >= 0;
+    for (int k = 0; small && k < ty->rank; k++) {
+        size_t d = (size_t)(ty->dims[k] > 0 ? ty->dims[k] : 0);
+        small = d == 0 || n <= CONST_MAX / d;
+        n *= d;
+    }
+    if (small && n <= CONST_MAX) {
         int64_t *iv = BX_NEWN(&w->a, int64_t, n + 1);
         double *fv = BX_NEWN(&w->a, double, n + 1);
         size_t got = 0;
@@ -747,14 +781,14 @@ static int add_const(pw *x, int node, const char *name)
                 const byoc_value *e = &flat->u.list.items[i];
                 fv[got] = e->kind == BYOC_V_FLOAT ? e->u.f : e->kind == BYOC_V_BOOL ? e->u.b
                                                                     : (double)e->u.i;
-                iv[got] = e->kind == BYOC_V_FLOAT ? (int64_t)e->u.f : e->kind == BYOC_V_BOOL ? e->u.b
-                                                                         : e->u.i;
+                iv[got] = e->kind == BYOC_V_FLOAT ? safe_int(e->u.f) : e->kind == BYOC_V_BOOL
+                                                                          ? e->u.b : e->u.i;
             }
         } else if (n >= 1) {
             fv[0] = flat->kind == BYOC_V_FLOAT ? flat->u.f : flat->kind == BYOC_V_BOOL ? flat->u.b
                                                                      : (double)flat->u.i;
-            iv[0] = flat->kind == BYOC_V_FLOAT ? (int64_t)flat->u.f : flat->kind == BYOC_V_BOOL
-                                                                          ? flat->u.b : flat->u.i;
+            iv[0] = flat->kind == BYOC_V_FLOAT ? safe_int(flat->u.f) : flat->kind == BYOC_V_BOOL
+                                                                           ? flat->u.b : flat->u.i;
             for (got = 1; got < n; got++) {
                 fv[got] = fv[0];
                 iv[got] = iv[0];
@@ -1097,10 +1131,61 @@ static int include_node(pw *x, int i, bool check)
     return rc;
 }
 
+static bool external(const Onnx__TensorProto *t)
+{
+    return t && t->has_data_location &&
+           t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL;
+}
+
+/* Whether a node's subgraphs, or its attributes' tensor lists, hold
+ * external weights: relink_attrs relinks only a TENSOR attribute, so such
+ * a node is not copied (a work list over the subgraphs, no recursion). */
+static bool nested_external(const Onnx__NodeProto *np)
+{
+    size_t cap = 16, sp = 0;
+    const Onnx__NodeProto **stack = malloc(sizeof *stack * cap);
+    if (!stack)
+        bx_oom();
+    stack[sp++] = np;
+    bool found = false;
+    bool top = true;
+    while (sp && !found) {
+        const Onnx__NodeProto *n = stack[--sp];
+        for (size_t a = 0; a < n->n_attribute && !found; a++) {
+            const Onnx__AttributeProto *at = n->attribute[a];
+            found |= !top && external(at->t);
+            for (size_t k = 0; k < at->n_tensors; k++)
+                found |= external(at->tensors[k]);
+            for (size_t q = 0; q < at->n_graphs + (at->g ? 1 : 0) && !found; q++) {
+                const Onnx__GraphProto *g = q < at->n_graphs ? at->graphs[q] : at->g;
+                for (size_t k = 0; k < g->n_initializer; k++)
+                    found |= external(g->initializer[k]);
+                found |= g->n_sparse_initializer > 0;
+                for (size_t k = 0; k < g->n_node && !found; k++) {
+                    if (sp == cap) {
+                        const Onnx__NodeProto **ns = realloc(stack, sizeof *stack * (cap *= 2));
+                        if (!ns) {
+                            free(stack);
+                            bx_oom();
+                        }
+                        stack = ns;
+                    }
+                    stack[sp++] = g->node[k];
+                }
+            }
+        }
+        top = false;
+    }
+    free(stack);
+    return found;
+}
+
 static int include_here(pw *x, int i, bool check)
 {
     sw *w = x->w;
     const Onnx__NodeProto *np = w->mp->graph->node[i];
+    if (check && nested_external(np))
+        return -1;
     const char **in = BX_NEWN(&w->a, const char *, np->n_input + 1);
     for (size_t k = 0; k < np->n_input; k++) {
         if (!np->input[k][0]) {
@@ -1322,7 +1407,12 @@ static int order_nodes(pw *x)
 
 static int write_file(sw *w, const char *path, const void *data, size_t size)
 {
-    FILE *f = fopen(path, "wb");
+    /* A new file, never one there: a linked weight file of the same name
+     * would be the model's own weights. */
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (fd >= 0 && !f)
+        close(fd);
     if (!f)
         return fail(w, "cannot create '%s': %s", path, strerror(errno));
     size_t wr = size ? fwrite(data, 1, size, f) : 0;
@@ -1440,7 +1530,7 @@ static int write_part(sw *w, int p, const byoc_lower_part *lp)
     memset(&x, 0, sizeof x);
     x.w = w;
     x.p = p;
-    bx_ob_init(&x.b, &w->a, model_opset(w), bx_arena_printf(&w->a, "byoc.p%d.", p));
+    bx_ob_init(&x.b, &w->a, model_opset(w), bx_arena_printf(&w->a, "%s.p%d.", w->temp_base, p));
     bx_hash_init(&x.have);
     bx_hash_init(&x.added_inits);
     bx_hash_init(&x.outnames);
@@ -1685,6 +1775,18 @@ static int write_plan(sw *w, const char *model_path)
 
 /* ---- the entry point ---------------------------------------------------------------- */
 
+static bool empty_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return false;
+    bool empty = true;
+    for (struct dirent *e; empty && (e = readdir(d));)
+        empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+    closedir(d);
+    return empty;
+}
+
 static void remove_tree(const char *dir, sw *w)
 {
     /* Only files this writer made: the partitions, plan.json, links. */
@@ -1740,6 +1842,18 @@ static int split(const byoc_result *r, const char *model_path, const char *dir,
     bx_hash_init(&w.inits);
     bx_hash_init(&w.links);
     bool named = names_build(&w.nm, w.g, &w.a, err) == 0;
+    /* The builder's names ("byoc.p3.7") must be no tensor's of the model. */
+    w.temp_base = "byoc";
+    for (bool clash = named; clash;) {
+        clash = false;
+        size_t bl = strlen(w.temp_base);
+        for (size_t i = 0; i < w.nm.taken.n && !clash; i++) {
+            const char *t = w.nm.taken.entries[i].key;
+            clash = strncmp(t, w.temp_base, bl) == 0 && strncmp(t + bl, ".p", 2) == 0;
+        }
+        if (clash)
+            w.temp_base = bx_arena_printf(&w.a, "%s_", w.temp_base);
+    }
     w.parts = BX_NEWN(&w.a, part, w.np + 1);
     memset(w.parts, 0, sizeof *w.parts * (size_t)(w.np + 1));
     int rc = named ? 0 : -1;
@@ -1791,7 +1905,7 @@ static int split(const byoc_result *r, const char *model_path, const char *dir,
         outputs(&w);
     if (rc == 0) {
         struct stat st;
-        if (stat(dir, &st) == 0 && !(S_ISDIR(st.st_mode) && rmdir(dir) == 0))
+        if (stat(dir, &st) == 0 && !(S_ISDIR(st.st_mode) && empty_dir(dir)))
             rc = fail(&w, "'%s' exists; give a folder that does not exist yet (or an empty one)",
                       dir);
     }
@@ -1862,6 +1976,12 @@ int byoc_onnx_set_file(const byoc_lower_ctx *cx, const char *file, byoc_error *e
                                       "name the file of its partition (a name without '/')");
         return -1;
     }
+    for (size_t i = 0; i < w->links.n; i++)
+        if (strcmp(w->links.entries[i].val, file) == 0 || strcmp(file, "plan.json") == 0) {
+            bx_error_set(err, NULL, 0, 0, "byoc_onnx_set_file: '%s' is a name the writer uses",
+                         file);
+            return -1;
+        }
     w->parts[cx->part->index].file = bx_arena_strdup(&w->a, file);
     return 0;
 }
