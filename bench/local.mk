@@ -81,7 +81,7 @@ bench-scale: cli/byoc$(EXEEXT) bench/gen_model$(EXEEXT) bench/runstat$(EXEEXT)
 clean-local: clean-bench-scale
 .PHONY: clean-bench-scale
 clean-bench-scale:
-	-rm -rf bench/scale.d
+	-rm -rf bench/scale.d bench/onnx_out.d
 
 # Real ONNX exports (bench/export_models.py writes them outside the
 # repository, /tmp/byoc-real-models by default; bench/README.md says how):
