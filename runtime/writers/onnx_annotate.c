@@ -129,23 +129,19 @@ static int annotate(const byoc_result *r, const char *model_path, const char *ou
                 comp[C->nodes[k]] = C->pattern;
         }
     Onnx__NodeProto **nodes = mp->graph->node;
+    int *seen_for = BX_NEWN(&a, int, r->npartitions + 1);
+    memset(seen_for, 0, sizeof *seen_for * (size_t)(r->npartitions + 1));
     unsigned *saved_n = BX_NEWN(&a, unsigned, nn + 1);
     ProtobufCMessageUnknownField **saved = BX_NEWN(&a, ProtobufCMessageUnknownField *, nn + 1);
     for (int i = 0; i < nn; i++) {
         bx_strbuf tg = {0}, pt = {0}, kn = {0};
-        int lastp = -1;
         const char *lastk = NULL;
         for (int x = first[i]; x >= 0; x = next[x]) {
             int p = r->node_partition[x];
-            if (p >= 0 && p != lastp) {
-                bool seen = false;
-                for (int y = first[i]; y != x; y = next[y])
-                    seen |= r->node_partition[y] == p;
-                if (!seen) {
-                    bx_sb_printf(&tg, "%s%s", tg.len ? "," : "", r->partitions[p].target->name);
-                    bx_sb_printf(&pt, "%s%d", pt.len ? "," : "", p);
-                }
-                lastp = p;
+            if (p >= 0 && seen_for[p] != i + 1) {
+                seen_for[p] = i + 1;    /* each partition once per node */
+                bx_sb_printf(&tg, "%s%s", tg.len ? "," : "", r->partitions[p].target->name);
+                bx_sb_printf(&pt, "%s%d", pt.len ? "," : "", p);
             }
             const char *k = comp[x] ? comp[x] : byoc_node_op_name(g, x);
             if (!lastk || strcmp(lastk, k) != 0)

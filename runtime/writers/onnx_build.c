@@ -204,9 +204,7 @@ static uint16_t to_bf16(double d)
     return (uint16_t)(x >> 16);
 }
 
-/* A double as an integer element: NaN 0, the rest clamped to int64's range
- * (converting one outside it is undefined). */
-static int64_t to_int(double d)
+int64_t bx_ob_to_int(double d)
 {
     if (d != d)
         return 0;
@@ -235,7 +233,7 @@ Onnx__TensorProto *bx_ob_tensor(bx_ob *b, const char *name, byoc_dtype dt, const
     uint8_t *raw = BX_NEWN(b->arena, uint8_t, n * (size_t)bytes + 1);
     for (size_t i = 0; i < n; i++) {
         uint8_t *p = raw + i * (size_t)bytes;
-        int64_t iv_i = iv ? iv[i] : fv ? to_int(fv[i]) : 0;
+        int64_t iv_i = iv ? iv[i] : fv ? bx_ob_to_int(fv[i]) : 0;
         double fv_i = fv ? fv[i] : iv ? (double)iv[i] : 0.0;
         uint64_t u = (uint64_t)iv_i;
         switch (dt) {

@@ -71,6 +71,10 @@ const char *bx_ob_add_init(bx_ob *b, Onnx__TensorProto *t);
 const char *bx_ob_const_i64s(bx_ob *b, const int64_t *v, size_t n);
 const char *bx_ob_const_scalar(bx_ob *b, byoc_dtype dt, double v);
 
+/* A double as an integer element: NaN 0, the rest clamped to int64's
+ * range (converting one outside it is undefined). */
+int64_t bx_ob_to_int(double d);
+
 /* ONNX's TensorProto.DataType for a byoc dtype, 0 when ONNX has none. */
 int bx_onnx_elem_type(byoc_dtype dt);
 

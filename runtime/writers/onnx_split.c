@@ -50,6 +50,7 @@
 #include "hash.h"
 #include "strbuf.h"
 #ifdef HAVE_ONNX
+#include "onnx.h"
 #include "writers/onnx_build.h"
 #endif
 #include "writers/onnx_files.h"
@@ -429,14 +430,14 @@ static const bx_onnx_value *onnx_value(sw *w, const char *name)
     return NULL;
 }
 
-/* The value a graph node stands for: a projection is its call's field. */
+/* The value a graph node stands for (lowering's canonical value: a
+ * projection of a call is its field); the node itself when it is not one
+ * tensor (a tuple-typed call). */
 static val val_of(sw *w, int x)
 {
-    if (byoc_node_kind_of(w->g, x) == BYOC_N_PROJ) {
-        int base = byoc_node_arg(w->g, x, 0);
-        if (byoc_node_kind_of(w->g, base) == BYOC_N_CALL)
-            return (val){base, byoc_node_proj_index(w->g, x)};
-    }
+    val v;
+    if (bx_value_canon(w->nm.bn, x, -1, &v.node, &v.field))
+        return v;
     return (val){x, -1};
 }
 
@@ -693,16 +694,6 @@ static int include_node(pw *x, int i, bool check);
  * any shape or scale, below what would make a sub-model unreasonable). */
 #define CONST_MAX ((size_t)1 << 22)
 
-static int64_t safe_int(double d)
-{
-    if (d != d)
-        return 0;
-    if (d >= 9223372036854775807.0)
-        return INT64_MAX;
-    if (d <= -9223372036854775808.0)
-        return INT64_MIN;
-    return (int64_t)d;
-}
 
 /* Whether add_const can write constant node `node` (or its Constant). */
 static bool const_ok(pw *x, int node)
@@ -781,13 +772,13 @@ static int add_const(pw *x, int node, const char *name)
                 const byoc_value *e = &flat->u.list.items[i];
                 fv[got] = e->kind == BYOC_V_FLOAT ? e->u.f : e->kind == BYOC_V_BOOL ? e->u.b
                                                                     : (double)e->u.i;
-                iv[got] = e->kind == BYOC_V_FLOAT ? safe_int(e->u.f) : e->kind == BYOC_V_BOOL
+                iv[got] = e->kind == BYOC_V_FLOAT ? bx_ob_to_int(e->u.f) : e->kind == BYOC_V_BOOL
                                                                           ? e->u.b : e->u.i;
             }
         } else if (n >= 1) {
             fv[0] = flat->kind == BYOC_V_FLOAT ? flat->u.f : flat->kind == BYOC_V_BOOL ? flat->u.b
                                                                      : (double)flat->u.i;
-            iv[0] = flat->kind == BYOC_V_FLOAT ? safe_int(flat->u.f) : flat->kind == BYOC_V_BOOL
+            iv[0] = flat->kind == BYOC_V_FLOAT ? bx_ob_to_int(flat->u.f) : flat->kind == BYOC_V_BOOL
                                                                            ? flat->u.b : flat->u.i;
             for (got = 1; got < n; got++) {
                 fv[got] = fv[0];
@@ -833,6 +824,26 @@ static const int64_t *const_ints(sw *w, int c, size_t *n)
     return v;
 }
 
+/* A QuantizeLinear or DequantizeLinear (op) of the model tensor v's
+ * quantization - its scale constant, its zero point written in dt, the
+ * integer side's dtype - from in to out; NULL when the scale cannot be
+ * written. */
+static Onnx__NodeProto *qdq_node(pw *x, const bx_onnx_value *v, const char *op, byoc_dtype dt,
+                                 const int64_t *zp, size_t nz, const char *in, const char *out)
+{
+    sw *w = x->w;
+    const byoc_tensor_type *zt = byoc_node_type(w->g, v->dq_zp, -1);
+    const char *sname = name_of(&w->nm, (val){v->dq_scale, -1});
+    if (want_const(x, v->dq_scale, sname) < 0)
+        return NULL;
+    Onnx__TensorProto *zpt = bx_ob_tensor(&x->b, NULL, dt, zt->dims, zt->rank, zp, NULL, nz);
+    const char *zname = bx_ob_add_init(&x->b, zpt);
+    Onnx__NodeProto *n = bx_ob_node1(&x->b, op, in, sname, zname, out);
+    if (v->dq_axis >= 0 && x->b.opset >= 13)
+        bx_ob_attr_int(&x->b, n, "axis", v->dq_axis);
+    return n;
+}
+
 /* A model tensor the reader kept as a dequantization of an integer value
  * (a QDQ model's DequantizeLinear, which the partition's own nodes read as
  * float): written as that DequantizeLinear, on the integer value's name,
@@ -866,21 +877,11 @@ static const char *dequantized(pw *x, const bx_onnx_value *v, bool check)
         return name;
     if (name != v->name)
         bx_hash_put(&x->outnames, v->name, (void *)name);
-    const char *dname;
-    if (byoc_node_kind_of(w->g, dv.node) == BYOC_N_CONST) {
-        dname = name_of(&w->nm, dv);
-        if (want_const(x, dv.node, dname) < 0)
-            return NULL;
-    } else
-        dname = name_of(&w->nm, dv);
-    const char *sname = name_of(&w->nm, (val){v->dq_scale, -1});
-    if (want_const(x, v->dq_scale, sname) < 0)
+    const char *dname = name_of(&w->nm, dv);
+    if (byoc_node_kind_of(w->g, dv.node) == BYOC_N_CONST && want_const(x, dv.node, dname) < 0)
         return NULL;
-    Onnx__TensorProto *zpt = bx_ob_tensor(&x->b, NULL, dt->dtype, zt->dims, zt->rank, zp, NULL, nz);
-    const char *zname = bx_ob_add_init(&x->b, zpt);
-    Onnx__NodeProto *n = bx_ob_node1(&x->b, "DequantizeLinear", dname, sname, zname, name);
-    if (v->dq_axis >= 0 && x->b.opset >= 13)
-        bx_ob_attr_int(&x->b, n, "axis", v->dq_axis);
+    if (!qdq_node(x, v, "DequantizeLinear", dt->dtype, zp, nz, dname, name))
+        return NULL;
     mark(x, name);
     return name;
 }
@@ -1003,20 +1004,10 @@ static void requantize_outputs(pw *x, int i, const Onnx__NodeProto *c)
         size_t nz = 0;
         const int64_t *zp = const_ints(w, v->dq_zp, &nz);
         const byoc_tensor_type *dt = byoc_node_type(w->g, X.node, X.field);
-        const byoc_tensor_type *zt = byoc_node_type(w->g, v->dq_zp, -1);
-        if (!zp || !dt || !zt)
+        if (!zp || !dt || !byoc_node_type(w->g, v->dq_zp, -1))
             continue;
-        const char *sname = name_of(&w->nm, (val){v->dq_scale, -1});
-        if (want_const(x, v->dq_scale, sname) < 0)
-            continue;
-        Onnx__TensorProto *zpt = bx_ob_tensor(&x->b, NULL, dt->dtype, zt->dims, zt->rank, zp,
-                                              NULL, nz);
-        const char *zname = bx_ob_add_init(&x->b, zpt);
-        Onnx__NodeProto *q = bx_ob_node1(&x->b, "QuantizeLinear", c->output[k], sname, zname,
-                                         xname);
-        if (v->dq_axis >= 0 && x->b.opset >= 13)
-            bx_ob_attr_int(&x->b, q, "axis", v->dq_axis);
-        mark(x, xname);
+        if (qdq_node(x, v, "QuantizeLinear", dt->dtype, zp, nz, c->output[k], xname))
+            mark(x, xname);
     }
 }
 
@@ -1192,12 +1183,8 @@ static int include_here(pw *x, int i, bool check)
             in[k] = "";
             continue;
         }
-        if (!(in[k] = resolve_input(x, np->input[k], check))) {
-            if (getenv("BYOC_DEBUG_SPLIT"))
-                fprintf(stderr, "split: p%d: %s (%s) cannot read '%s'\n", x->p, np->name,
-                        np->op_type, np->input[k]);
+        if (!(in[k] = resolve_input(x, np->input[k], check)))
             return -1;
-        }
     }
     /* Names its subgraphs read from outside. */
     bx_hash seen;
@@ -1286,14 +1273,6 @@ static int emit_call(pw *x, int node)
 
 /* ---- types ---------------------------------------------------------------------- */
 
-/* byoc's dtype of an ONNX element type (onnx_build.c has the inverse). */
-static byoc_dtype ox_elem_dtype(int32_t t)
-{
-    for (int d = 0; d < BYOC_DT_COUNT_; d++)
-        if (bx_onnx_elem_type((byoc_dtype)d) == t && t != 0)
-            return (byoc_dtype)d;
-    return BYOC_DT_VOID;
-}
 
 static Onnx__ValueInfoProto *value_info(sw *w, const char *name, const byoc_tensor_type *t)
 {
@@ -1523,9 +1502,8 @@ static void plan_parts(sw *w)
     }
 }
 
-static int write_part(sw *w, int p, const byoc_lower_part *lp)
+static int write_part(sw *w, int p)
 {
-    (void)lp;
     pw x;
     memset(&x, 0, sizeof x);
     x.w = w;
@@ -1584,7 +1562,8 @@ static int write_part(sw *w, int p, const byoc_lower_part *lp)
             memcpy(in, gp->input, sizeof *in * gp->n_input);
             for (size_t k = 0; k < x.b.ninits; k++) {
                 const Onnx__TensorProto *t = x.b.inits[k];
-                byoc_tensor_type ty = {ox_elem_dtype(t->data_type), (int)t->n_dims, {0}};
+                int dt = ox_dtype(t->data_type);
+                byoc_tensor_type ty = {dt < 0 ? BYOC_DT_VOID : (byoc_dtype)dt, (int)t->n_dims, {0}};
                 for (size_t d = 0; d < t->n_dims && d < BYOC_MAX_RANK; d++)
                     ty.dims[d] = t->dims[d];
                 in[gp->n_input++] = value_info(w, t->name, &ty);
@@ -1812,7 +1791,7 @@ static int onnx_pass(const byoc_lower_ctx *cx, void *user, byoc_error *err)
     byoc_error *outer = w->err;
     byoc_error_clear(&own);
     w->err = &own;
-    int rc = write_part(w, cx->part->index, cx->part);
+    int rc = write_part(w, cx->part->index);
     w->err = outer;
     if (rc != 0 && err)
         *err = own;

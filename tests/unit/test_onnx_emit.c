@@ -1989,7 +1989,7 @@ static int write_model(const tcase *c, const char *dir)
                 const byoc_value *e = v && v->kind == BYOC_V_LIST ? &v->u.list.items[k] : v;
                 double d = e ? (e->kind == BYOC_V_INT ? (double)e->u.i : e->u.f)
                              : (double)((k * 7) % 5) * 0.25 + 0.5;
-                iv[k] = d != d ? 0 : d >= 9.2e18 ? INT64_MAX : d <= -9.2e18 ? INT64_MIN : (int64_t)d;
+                iv[k] = bx_ob_to_int(d);
                 fv[k] = d;
             }
             gp->initializer[gp->n_initializer++] =
