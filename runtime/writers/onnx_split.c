@@ -135,7 +135,8 @@ typedef struct tlist {
 
 typedef struct part {
     tlist in, out;
-    const char *file;
+    const char *file;           /* set before write_part: the name it writes */
+    const char *graph_name;     /* NULL: partition_P_TARGET */
     const char *runtime;
     int copied;                 /* model nodes written as themselves */
     int emitted;                /* calls written from the graph */
@@ -172,8 +173,18 @@ typedef struct sw {
     char *decided;              /* per group leader: planned */
     const char *data_dir;       /* the model's folder, for external data */
     const char *out_dir;        /* the folder files are being written into */
-    bx_hash links;              /* external data files linked into out_dir */
+    bx_hash links_own;
+    bx_hash *links;             /* external data files linked into out_dir */
+    bx_arena *links_arena;      /* where their names live */
     const char *temp_base;      /* made-up names in the files start with it + ".p" */
+    /* The placement written: r's, or a kernel's (see "Kernels" below). */
+    const int *node_part;       /* per graph node: its partition, or -1 */
+    const byoc_partition *P;    /* the partitions */
+    int only;                   /* plan_parts: only this partition; -1: all */
+    /* Kernels (onnx_kernels.c): one node set at a time as a standalone
+     * model, constants without data given random data. */
+    struct kdata *kd;           /* NULL: writing a placement */
+    bool fatal;                 /* a failure that is not the kernel's (writing a file) */
 } sw;
 
 static int fail(sw *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -245,7 +256,7 @@ static int made_in(sw *w, val v)
     byoc_node_kind k = byoc_node_kind_of(w->g, v.node);
     if (k != BYOC_N_CALL)
         return -1;
-    return w->r->node_partition[v.node];
+    return w->node_part[v.node];
 }
 
 /* A constant of a Relay model without contents (meta[relay.Constant][0]:
@@ -253,7 +264,7 @@ static int made_in(sw *w, val v)
  * input, and plan.json lists it among the model's inputs as a weight. */
 static bool weight_input(sw *w, int x)
 {
-    return !w->src && byoc_node_kind_of(w->g, x) == BYOC_N_CONST &&
+    return !w->src && !w->kd && byoc_node_kind_of(w->g, x) == BYOC_N_CONST &&
            !byoc_node_const_value(w->g, x);
 }
 
@@ -343,7 +354,6 @@ static int expand(sw *w, int a, tlist *out, bool keep_consts)
 
 static int boundaries(sw *w)
 {
-    const byoc_result *r = w->r;
     tlist tmp = {0};
     for (int p = 0; p < w->np; p++) {
         tl_dedup(&w->parts[p].in);
@@ -351,9 +361,11 @@ static int boundaries(sw *w)
     }
     tl_dedup(&w->model_out);
     for (int p = 0; p < w->np; p++) {
-        const byoc_partition *P = &r->partitions[p];
+        const byoc_partition *P = &w->P[p];
         for (int i = 0; i < P->nnodes; i++) {
             int x = P->nodes[i];
+            if (w->node_part[x] != p)
+                continue;       /* a kernel's "everything else" lists all nodes */
             int na = byoc_node_arg_count(w->g, x);
             for (int k = 0; k < na; k++) {
                 tmp.n = 0;
@@ -560,7 +572,7 @@ static void choose_verbatim(sw *w)
             continue;
         int r = group_of(w, o);
         w->ncalls[o]++;
-        int p = w->r->node_partition[x];
+        int p = w->node_part[x];
         w->call_part[r] = w->call_part[r] == -1 || w->call_part[r] == p ? p : -2;
         if (exit[x])
             exit_part[r] = exit_part[r] == -1 || exit_part[r] == p ? p : -2;
@@ -635,7 +647,7 @@ static Onnx__TensorProto *relinked(sw *w, const Onnx__TensorProto *t)
         if (!e->key || strcmp(e->key, "location") != 0 || !e->value)
             continue;
         const char *linked;
-        if (bx_onnx_link_data(&w->a, &w->links, w->data_dir, w->out_dir, e->value, &linked, NULL,
+        if (bx_onnx_link_data(w->links_arena, w->links, w->data_dir, w->out_dir, e->value, &linked, NULL,
                               w->err) < 0)
             return NULL;
         e->value = (char *)linked;
@@ -977,7 +989,7 @@ static bool needed_here(pw *x, val X)
     for (int k = 0; k < byoc_node_consumer_count(w->g, X.node); k++) {
         int y = byoc_node_consumer(w->g, X.node, k);
         int oy = w->g->nodes[y].origin;
-        if (w->r->node_partition[y] == x->p &&
+        if (w->node_part[y] == x->p &&
             !(oy >= 0 && oy < w->nonnx && w->verbatim[oy] && w->call_part[oy] == x->p))
             return true;
     }
@@ -1392,12 +1404,17 @@ static int write_file(sw *w, const char *path, const void *data, size_t size)
     FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (fd >= 0 && !f)
         close(fd);
-    if (!f)
+    if (!f) {
+        w->fatal = true;
         return fail(w, "cannot create '%s': %s", path, strerror(errno));
+    }
     size_t wr = size ? fwrite(data, 1, size, f) : 0;
     int bad = wr != size || ferror(f);
-    if (fclose(f) != 0 || bad)
+    if (fclose(f) != 0 || bad) {
+        w->fatal = true;
+        unlink(path);
         return fail(w, "writing '%s': %s", path, strerror(errno ? errno : EIO));
+    }
     return 0;
 }
 
@@ -1465,13 +1482,15 @@ static int model_opset(sw *w)
 static void plan_parts(sw *w)
 {
     for (int p = 0; p < w->np; p++) {
+        if (w->only >= 0 && p != w->only)
+            continue;
         pw x;
         memset(&x, 0, sizeof x);
         x.w = w;
         x.p = p;
         bx_hash_init(&x.outnames);
         x.extra_in.dedup = false;
-        const byoc_partition *P = &w->r->partitions[p];
+        const byoc_partition *P = &w->P[p];
         for (int i = 0; i < P->nnodes; i++) {
             int node = P->nodes[i];
             int o = w->g->nodes[node].origin;
@@ -1513,7 +1532,7 @@ static int write_part(sw *w, int p)
     bx_hash_init(&x.added_inits);
     bx_hash_init(&x.outnames);
     int rc = 0;
-    const byoc_partition *P = &w->r->partitions[p];
+    const byoc_partition *P = &w->P[p];
     for (int i = 0; i < w->parts[p].in.n; i++)
         mark(&x, name_of(&w->nm, w->parts[p].in.v[i]));
     for (int i = 0; i < P->nnodes && rc == 0; i++) {
@@ -1545,7 +1564,9 @@ static int write_part(sw *w, int p)
     if (rc == 0) {
         Onnx__GraphProto *gp = BX_NEW(&w->a, Onnx__GraphProto);
         onnx__graph_proto__init(gp);
-        gp->name = (char *)bx_arena_printf(&w->a, "partition_%d_%s", p, P->target->name);
+        gp->name = (char *)(w->parts[p].graph_name
+                                ? w->parts[p].graph_name
+                                : bx_arena_printf(&w->a, "partition_%d_%s", p, P->target->name));
         gp->n_node = x.b.nnodes;
         gp->node = x.b.nodes;
         gp->n_initializer = x.b.ninits;
@@ -1587,7 +1608,9 @@ static int write_part(sw *w, int p)
             if (!buf)
                 bx_oom();
             onnx__model_proto__pack(m, buf);
-            const char *file = bx_arena_printf(&w->a, "p%d_%s.onnx", p, P->target->name);
+            const char *file = w->parts[p].file
+                                   ? w->parts[p].file
+                                   : bx_arena_printf(&w->a, "p%d_%s.onnx", p, P->target->name);
             rc = write_file(w, bx_arena_printf(&w->a, "%s/%s", w->out_dir, file), buf, size);
             free(buf);
             w->parts[p].file = file;
@@ -1772,8 +1795,8 @@ static void remove_tree(const char *dir, sw *w)
     for (int p = 0; p < w->np; p++)
         if (w->parts && w->parts[p].file)
             unlink(bx_arena_printf(&w->a, "%s/%s", dir, w->parts[p].file));
-    for (size_t i = 0; i < w->links.n; i++)
-        unlink(bx_arena_printf(&w->a, "%s/%s", dir, (const char *)w->links.entries[i].val));
+    for (size_t i = 0; i < w->links->n; i++)
+        unlink(bx_arena_printf(&w->a, "%s/%s", dir, (const char *)w->links->entries[i].val));
     unlink(bx_arena_printf(&w->a, "%s/plan.json", dir));
     rmdir(dir);
 }
@@ -1801,6 +1824,98 @@ static int onnx_pass(const byoc_lower_ctx *cx, void *user, byoc_error *err)
 #endif
 }
 
+/* What every placement of one model shares: the names, and for an ONNX
+ * model its file, read again, checked to be the one the graph came from,
+ * and unpacked.  *data holds the file's bytes until model_close. */
+static int model_open(sw *w, const byoc_graph *g, const char *model_path, void **data,
+                      byoc_error *err)
+{
+    memset(w, 0, sizeof *w);
+    w->g = g;
+    w->err = err;
+    w->src = g->onnx;
+    w->n = byoc_graph_node_count(g);
+    w->only = -1;
+    bx_arena_init(&w->a);
+    bx_hash_init(&w->inits);
+    bx_hash_init(&w->links_own);
+    w->links = &w->links_own;
+    w->links_arena = &w->a;
+    *data = NULL;
+    if (names_build(&w->nm, g, &w->a, err) != 0) {
+        w->nm.bn = NULL;
+        return -1;
+    }
+    /* The builder's names ("byoc.p3.7") must be no tensor's of the model. */
+    w->temp_base = "byoc";
+    for (bool clash = true; clash;) {
+        clash = false;
+        size_t bl = strlen(w->temp_base);
+        for (size_t i = 0; i < w->nm.taken.n && !clash; i++) {
+            const char *t = w->nm.taken.entries[i].key;
+            clash = strncmp(t, w->temp_base, bl) == 0 && strncmp(t + bl, ".p", 2) == 0;
+        }
+        if (clash)
+            w->temp_base = bx_arena_printf(&w->a, "%s_", w->temp_base);
+    }
+#ifndef HAVE_ONNX
+    (void)model_path;
+    return fail(w, "byoc was built without ONNX support");
+#else
+    if (!w->src)
+        return 0;
+    size_t size = 0;
+    if (!model_path)
+        return fail(w, "writing ONNX from an ONNX model needs the model's file");
+    if (!(*data = bx_read_file(model_path, &size, err)))
+        return -1;
+    if (bx_onnx_hash(*data, size) != w->src->hash || size != w->src->size)
+        return fail(w, "'%s' is not the model that was read (it changed since)", model_path);
+    if (!(w->mp = onnx__model_proto__unpack(NULL, size, *data)) || !w->mp->graph)
+        return fail(w, "'%s': cannot read the ONNX model again", model_path);
+    w->nonnx = (int)w->mp->graph->n_node;
+    if (w->nonnx != w->src->nnodes)
+        return fail(w, "'%s' is not the model that was read", model_path);
+    for (size_t k = 0; k < w->mp->graph->n_initializer; k++)
+        bx_hash_put(&w->inits, w->mp->graph->initializer[k]->name, w->mp->graph->initializer[k]);
+    const char *slash = strrchr(model_path, '/');
+    w->data_dir = slash ? bx_arena_printf(&w->a, "%.*s", (int)(slash - model_path), model_path)
+                        : ".";
+    return 0;
+#endif
+}
+
+static void model_close(sw *w, void *data)
+{
+#ifdef HAVE_ONNX
+    if (w->mp)
+        onnx__model_proto__free_unpacked(w->mp, NULL);
+#endif
+    free(data);
+    if (w->nm.bn)
+        names_free(&w->nm);
+    bx_hash_free(&w->inits);
+    bx_hash_free(&w->links_own);
+    bx_arena_free(&w->a);
+}
+
+#ifdef HAVE_ONNX
+/* Once the placement is set: which model nodes are written as themselves,
+ * and the per-node state of writing them. */
+static void placement_prepare(sw *w)
+{
+    if (!w->mp)
+        return;
+    choose_verbatim(w);
+    size_t sz = sizeof(int) * (size_t)(w->nonnx + 1);
+    w->inc = memset(bx_arena_alloc(&w->a, sz), 0, sz);
+    w->visiting = memset(bx_arena_alloc(&w->a, sz), 0, sz);
+    w->check_ok = memset(bx_arena_alloc(&w->a, sz), 0, sz);
+    w->check_bad = memset(bx_arena_alloc(&w->a, sz), 0, sz);
+    w->decided = memset(bx_arena_alloc(&w->a, (size_t)w->nonnx + 1), 0, (size_t)w->nonnx + 1);
+}
+#endif
+
 static int split(const byoc_result *r, const char *model_path, const char *dir,
                  const byoc_onnx_write_options *o, byoc_error *err)
 {
@@ -1809,73 +1924,20 @@ static int split(const byoc_result *r, const char *model_path, const char *dir,
     if (!err)
         err = &local;
     sw w;
-    memset(&w, 0, sizeof w);
+    void *data;
+    int rc = model_open(&w, r->graph, model_path, &data, err);
     w.r = r;
-    w.g = r->graph;
-    w.err = err;
-    w.src = w.g->onnx;
     w.rewrite = o && o->rewrite;
-    w.n = byoc_graph_node_count(w.g);
     w.np = r->npartitions;
-    bx_arena_init(&w.a);
-    bx_hash_init(&w.inits);
-    bx_hash_init(&w.links);
-    bool named = names_build(&w.nm, w.g, &w.a, err) == 0;
-    /* The builder's names ("byoc.p3.7") must be no tensor's of the model. */
-    w.temp_base = "byoc";
-    for (bool clash = named; clash;) {
-        clash = false;
-        size_t bl = strlen(w.temp_base);
-        for (size_t i = 0; i < w.nm.taken.n && !clash; i++) {
-            const char *t = w.nm.taken.entries[i].key;
-            clash = strncmp(t, w.temp_base, bl) == 0 && strncmp(t + bl, ".p", 2) == 0;
-        }
-        if (clash)
-            w.temp_base = bx_arena_printf(&w.a, "%s_", w.temp_base);
-    }
+    w.node_part = r->node_partition;
+    w.P = r->partitions;
     w.parts = BX_NEWN(&w.a, part, w.np + 1);
     memset(w.parts, 0, sizeof *w.parts * (size_t)(w.np + 1));
-    int rc = named ? 0 : -1;
-    void *data = NULL;
-    size_t size = 0;
+#ifdef HAVE_ONNX
     bool made_dir = false;
     const char *tmp = NULL;
-#ifndef HAVE_ONNX
-    (void)model_path;
-    rc = fail(&w, "byoc was built without ONNX support");
-#else
-    if (rc == 0 && w.src) {
-        if (!model_path) {
-            rc = fail(&w, "writing ONNX from an ONNX model needs the model's file");
-        } else if (!(data = bx_read_file(model_path, &size, err))) {
-            rc = -1;
-        } else if (bx_onnx_hash(data, size) != w.src->hash || size != w.src->size) {
-            rc = fail(&w, "'%s' is not the model that was read (it changed since)", model_path);
-        } else if (!(w.mp = onnx__model_proto__unpack(NULL, size, data)) || !w.mp->graph) {
-            rc = fail(&w, "'%s': cannot read the ONNX model again", model_path);
-        } else {
-            w.nonnx = (int)w.mp->graph->n_node;
-            if (w.nonnx != w.src->nnodes)
-                rc = fail(&w, "'%s' is not the model that was read", model_path);
-            for (size_t k = 0; rc == 0 && k < w.mp->graph->n_initializer; k++)
-                bx_hash_put(&w.inits, w.mp->graph->initializer[k]->name,
-                            w.mp->graph->initializer[k]);
-            const char *slash = strrchr(model_path, '/');
-            w.data_dir = slash ? bx_arena_printf(&w.a, "%.*s", (int)(slash - model_path),
-                                                 model_path)
-                               : ".";
-            if (rc == 0) {
-                choose_verbatim(&w);
-                size_t sz = sizeof(int) * (size_t)(w.nonnx + 1);
-                w.inc = memset(bx_arena_alloc(&w.a, sz), 0, sz);
-                w.visiting = memset(bx_arena_alloc(&w.a, sz), 0, sz);
-                w.check_ok = memset(bx_arena_alloc(&w.a, sz), 0, sz);
-                w.check_bad = memset(bx_arena_alloc(&w.a, sz), 0, sz);
-                w.decided = memset(bx_arena_alloc(&w.a, (size_t)w.nonnx + 1), 0,
-                                   (size_t)w.nonnx + 1);
-            }
-        }
-    }
+    if (rc == 0)
+        placement_prepare(&w);
     if (rc == 0)
         rc = boundaries(&w);
     if (rc == 0 && w.mp)
@@ -1915,20 +1977,15 @@ static int split(const byoc_result *r, const char *model_path, const char *dir,
         rc = fail(&w, "cannot rename '%s' to '%s': %s", tmp, dir, strerror(errno));
     if (rc != 0 && made_dir)
         remove_tree(tmp, &w);
-    if (w.mp)
-        onnx__model_proto__free_unpacked(w.mp, NULL);
+#else
+    (void)dir;
 #endif
-    free(data);
     for (int p = 0; p < w.np; p++) {
         tl_free(&w.parts[p].in);
         tl_free(&w.parts[p].out);
     }
     tl_free(&w.model_out);
-    if (named)
-        names_free(&w.nm);
-    bx_hash_free(&w.inits);
-    bx_hash_free(&w.links);
-    bx_arena_free(&w.a);
+    model_close(&w, data);
     return rc;
 }
 
@@ -1955,8 +2012,8 @@ int byoc_onnx_set_file(const byoc_lower_ctx *cx, const char *file, byoc_error *e
                                       "name the file of its partition (a name without '/')");
         return -1;
     }
-    for (size_t i = 0; i < w->links.n; i++)
-        if (strcmp(w->links.entries[i].val, file) == 0 || strcmp(file, "plan.json") == 0) {
+    for (size_t i = 0; i < w->links->n; i++)
+        if (strcmp(w->links->entries[i].val, file) == 0 || strcmp(file, "plan.json") == 0) {
             bx_error_set(err, NULL, 0, 0, "byoc_onnx_set_file: '%s' is a name the writer uses",
                          file);
             return -1;
