@@ -252,6 +252,8 @@ typedef struct byoc_kernel_write_options {
     void *ctx;
     uint64_t seed;            /* of the random data for constants without data; 0 is a
                                  fine default */
+    bool rewrite;             /* every call from the graph, none of the model's own nodes
+                                 (as byoc_onnx_write_options.rewrite) */
 } byoc_kernel_write_options;
 
 typedef struct byoc_kernel_files byoc_kernel_files;

@@ -54,6 +54,8 @@
 #include "writers/onnx_build.h"
 #endif
 #include "writers/onnx_files.h"
+#include "writers/onnx_split.h"
+#include "writers/writers.h"
 #include "lower/lower_impl.h"
 
 /* ---- values and their names --------------------------------------------- */
@@ -183,7 +185,7 @@ typedef struct sw {
     int only;                   /* plan_parts: only this partition; -1: all */
     /* Kernels (onnx_kernels.c): one node set at a time as a standalone
      * model, constants without data given random data. */
-    struct kdata *kd;           /* NULL: writing a placement */
+    struct bx_random_data *rd;  /* NULL: writing a placement */
     bool fatal;                 /* a failure that is not the kernel's (writing a file) */
 } sw;
 
@@ -264,7 +266,7 @@ static int made_in(sw *w, val v)
  * input, and plan.json lists it among the model's inputs as a weight. */
 static bool weight_input(sw *w, int x)
 {
-    return !w->src && !w->kd && byoc_node_kind_of(w->g, x) == BYOC_N_CONST &&
+    return !w->src && !w->rd && byoc_node_kind_of(w->g, x) == BYOC_N_CONST &&
            !byoc_node_const_value(w->g, x);
 }
 
@@ -629,12 +631,144 @@ static void mark(pw *x, const char *name)
         bx_hash_put(&x->have, bx_arena_strdup(&x->w->a, name), (void *)1);
 }
 
+/* ---- data the model does not carry (kernels) ------------------------------ */
+
+/* Whether every dimension of ty is known. */
+static bool static_type(const byoc_tensor_type *ty)
+{
+    if (!ty || ty->rank < 0 || ty->dtype == BYOC_DT_VOID)
+        return false;
+    for (int k = 0; k < ty->rank; k++)
+        if (ty->dims[k] < 0)
+            return false;
+    return true;
+}
+
+static bool external(const Onnx__TensorProto *t)
+{
+    return t && t->has_data_location &&
+           t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL;
+}
+
+/* Whether the model holds t's data: inline, or in an external file that
+ * is there and long enough (the shared models are graphs only, their
+ * weights' files never shipped). */
+static bool has_data(sw *w, const Onnx__TensorProto *t)
+{
+    if (external(t)) {
+        const char *loc = NULL;
+        long long off = 0, len = -1;
+        for (size_t k = 0; k < t->n_external_data; k++) {
+            const Onnx__StringStringEntryProto *e = t->external_data[k];
+            if (!e->key || !e->value)
+                continue;
+            if (strcmp(e->key, "location") == 0)
+                loc = e->value;
+            else if (strcmp(e->key, "offset") == 0)
+                off = strtoll(e->value, NULL, 10);
+            else if (strcmp(e->key, "length") == 0)
+                len = strtoll(e->value, NULL, 10);
+        }
+        struct stat st;
+        if (!loc || off < 0 ||
+            stat(bx_arena_printf(&w->a, "%s/%s", w->data_dir, loc), &st) != 0 ||
+            !S_ISREG(st.st_mode))
+            return false;
+        return len < 0 ? off <= st.st_size : len <= st.st_size && off <= st.st_size - len;
+    }
+    for (size_t k = 0; k < t->n_dims; k++)
+        if (t->dims[k] == 0)
+            return true;        /* no elements: nothing to carry */
+    return t->raw_data.len > 0 || t->n_float_data || t->n_int32_data || t->n_string_data ||
+           t->n_int64_data || t->n_double_data || t->n_uint64_data;
+}
+
+/* Random data of t's type and shape, under t's name. */
+static Onnx__TensorProto *random_like(sw *w, const Onnx__TensorProto *t, const char *key)
+{
+    int dt = ox_dtype(t->data_type);
+    if (dt < 0 || dt == BYOC_DT_VOID || t->n_dims > BYOC_MAX_RANK) {
+        fail(w, "tensor '%s' has no data in the model, and no random data of its type can be "
+                "made", t->name ? t->name : "");
+        return NULL;
+    }
+    int64_t dims[BYOC_MAX_RANK];
+    for (size_t k = 0; k < t->n_dims; k++) {
+        if (t->dims[k] < 0) {
+            fail(w, "tensor '%s' has a negative dimension", t->name ? t->name : "");
+            return NULL;
+        }
+        dims[k] = t->dims[k];
+    }
+    Onnx__TensorProto *c = bx_random_tensor(w->rd, &w->a, key, t->name, (byoc_dtype)dt, dims,
+                                            (int)t->n_dims, w->err);
+    if (!c)
+        w->fatal = true;
+    return c;
+}
+
+/* Names the kernel writer gives its files, which a linked weight file
+ * must not take. */
+static bool kernel_reserved(const char *location)
+{
+    const char *base = strrchr(location, '/') ? strrchr(location, '/') + 1 : location;
+    size_t n = strlen(base);
+    return strcmp(base, "kernels.json") == 0 || strcmp(base, BX_RANDOM_DATA_FILE) == 0 ||
+           (base[0] == 'k' && base[1] >= '0' && base[1] <= '9' && n > 5 &&
+            strcmp(base + n - 5, ".onnx") == 0);
+}
+
+/* Inputs whose values an op needs as they are (a shape, axes, sizes):
+ * random ones would not do.  Bit k: input k. */
+static bool needs_value(const Onnx__NodeProto *np, size_t k)
+{
+    static const struct { const char *op; unsigned inputs; } ops[] = {
+        {"Reshape", 1u << 1}, {"Expand", 1u << 1}, {"Tile", 1u << 1},
+        {"Slice", 0xfu << 1}, {"Pad", 1u << 1 | 1u << 3}, {"Unsqueeze", 1u << 1},
+        {"Squeeze", 1u << 1}, {"ConstantOfShape", 1u}, {"Resize", 0x7u << 1},
+        {"Upsample", 1u << 1}, {"TopK", 1u << 1}, {"OneHot", 1u << 1}, {"Split", 1u << 1},
+        {"Range", 0x7u}, {"CumSum", 1u << 1}, {"Trilu", 1u << 1}, {"ReduceSum", 1u << 1},
+        {"ReduceMean", 1u << 1}, {"ReduceMax", 1u << 1}, {"ReduceMin", 1u << 1},
+        {"ReduceProd", 1u << 1}, {"ReduceL1", 1u << 1}, {"ReduceL2", 1u << 1},
+        {"ReduceLogSumExp", 1u << 1}, {"ReduceSumSquare", 1u << 1},
+        {"NonMaxSuppression", 0x7u << 2}, {"CenterCropPad", 1u << 1}, {"Col2Im", 0x3u << 1},
+    };
+    if ((np->domain && np->domain[0] && strcmp(np->domain, "ai.onnx") != 0) || k >= 32)
+        return false;
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (strcmp(np->op_type, ops[i].op) == 0)
+            return (ops[i].inputs >> k) & 1u;
+    return false;
+}
+
+/* An initializer the model holds no data for, or a Constant's tensor so. */
+static bool without_data(sw *w, const char *name)
+{
+    const bx_onnx_value *v = onnx_value(w, name);
+    if (v && v->n > 0)
+        return false;           /* the reader knows it */
+    const Onnx__TensorProto *t = bx_hash_get(&w->inits, name);
+    if (t)
+        return !has_data(w, t);
+    if (!v || v->producer < 0 || v->producer >= w->nonnx)
+        return false;
+    const Onnx__NodeProto *np = w->mp->graph->node[v->producer];
+    if (strcmp(np->op_type, "Constant") != 0)
+        return false;
+    for (size_t a = 0; a < np->n_attribute; a++)
+        if (np->attribute[a]->t && !has_data(w, np->attribute[a]->t))
+            return true;
+    return false;
+}
+
 /* An initializer of the model under `name`, its external data linked
  * into the output folder. */
 /* A copy of the model's tensor t, its external data (if any) linked into
  * the output folder; NULL with the error set. */
-static Onnx__TensorProto *relinked(sw *w, const Onnx__TensorProto *t)
+static Onnx__TensorProto *relinked(sw *w, const Onnx__TensorProto *t, const char *key)
 {
+    if (w->rd && !has_data(w, t))
+        return random_like(w, t, key);
     Onnx__TensorProto *c = BX_NEW(&w->a, Onnx__TensorProto);
     *c = *t;
     if (!t->has_data_location || t->data_location != ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL)
@@ -647,9 +781,18 @@ static Onnx__TensorProto *relinked(sw *w, const Onnx__TensorProto *t)
         if (!e->key || strcmp(e->key, "location") != 0 || !e->value)
             continue;
         const char *linked;
-        if (bx_onnx_link_data(w->links_arena, w->links, w->data_dir, w->out_dir, e->value, &linked, NULL,
-                              w->err) < 0)
+        if (w->rd && kernel_reserved(e->value)) {
+            w->fatal = true;
+            fail(w, "external data file '%s' has the name of a file the kernel writer makes "
+                    "(kernels.json, %s, kN_TARGET.onnx); rename it", e->value,
+                 BX_RANDOM_DATA_FILE);
             return NULL;
+        }
+        if (bx_onnx_link_data(w->links_arena, w->links, w->data_dir, w->out_dir, e->value, &linked,
+                              NULL, w->err) < 0) {
+            w->fatal = true;
+            return NULL;
+        }
         e->value = (char *)linked;
     }
     return c;
@@ -660,7 +803,7 @@ static int add_model_init(pw *x, const Onnx__TensorProto *t, const char *name)
     sw *w = x->w;
     if (bx_hash_get(&x->added_inits, name))
         return 0;
-    Onnx__TensorProto *c = relinked(w, t);
+    Onnx__TensorProto *c = relinked(w, t, t->name);
     if (!c)
         return -1;
     c->name = bx_arena_strdup(&w->a, name);
@@ -691,7 +834,8 @@ static int relink_attrs(sw *w, Onnx__NodeProto *c)
             continue;
         Onnx__AttributeProto *ca = BX_NEW(&w->a, Onnx__AttributeProto);
         *ca = *as[a];
-        if (!(ca->t = relinked(w, t)))
+        const char *key = t->name && t->name[0] ? t->name : c->n_output ? c->output[0] : "";
+        if (!(ca->t = relinked(w, t, key)))
             return -1;
         as[a] = ca;
     }
@@ -719,7 +863,7 @@ static bool const_ok(pw *x, int node)
     const bx_onnx_value *ov = src ? onnx_value(w, src) : NULL;
     if ((ov && ov->n > 0) || (ov && ov->producer >= 0))
         return true;
-    return byoc_node_const_value(w->g, node) && ty->rank >= 0;
+    return (byoc_node_const_value(w->g, node) && ty->rank >= 0) || (w->rd && static_type(ty));
 }
 
 /* A constant the partition reads, under name: an initializer (add_const),
@@ -811,6 +955,16 @@ static int add_const(pw *x, int node, const char *name)
     }
     if (ov && ov->producer >= 0)
         return 1;               /* a Constant's: the caller copies it */
+    if (w->rd && static_type(ty)) {
+        Onnx__TensorProto *c = bx_random_tensor(w->rd, &w->a, src ? src : name, name, ty->dtype,
+                                                ty->dims, ty->rank, w->err);
+        if (!c)
+            return -1;
+        bx_ob_add_init(&x->b, c);
+        bx_hash_put(&x->added_inits, c->name, c);
+        mark(x, name);
+        return 0;
+    }
     return fail(w, "constant %s%s%s has no data in the model to write", src ? "'" : "#",
                 src ? src : bx_arena_printf(&w->a, "%d", node), src ? "'" : "");
 }
@@ -1134,12 +1288,6 @@ static int include_node(pw *x, int i, bool check)
     return rc;
 }
 
-static bool external(const Onnx__TensorProto *t)
-{
-    return t && t->has_data_location &&
-           t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL;
-}
-
 /* Whether a node's subgraphs, or its attributes' tensor lists, hold
  * external weights: relink_attrs relinks only a TENSOR attribute, so such
  * a node is not copied (a work list over the subgraphs, no recursion). */
@@ -1195,6 +1343,10 @@ static int include_here(pw *x, int i, bool check)
             in[k] = "";
             continue;
         }
+        if (w->rd && needs_value(np, k) && without_data(w, np->input[k]))
+            return check ? -1
+                         : fail(w, "the model holds no data for '%s', input %zu of a %s, whose "
+                                   "values cannot be made up", np->input[k], k, np->op_type);
         if (!(in[k] = resolve_input(x, np->input[k], check)))
             return -1;
     }
@@ -1626,30 +1778,16 @@ static int write_part(sw *w, int p)
 
 /* ---- plan.json --------------------------------------------------------------------- */
 
-static void json_str(bx_strbuf *b, const char *s)
-{
-    bx_sb_printf(b, "\"");
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        if (*p == '"' || *p == '\\')
-            bx_sb_printf(b, "\\%c", *p);
-        else if (*p < 0x20)
-            bx_sb_printf(b, "\\u%04x", *p);
-        else
-            bx_sb_printf(b, "%c", *p);
-    }
-    bx_sb_printf(b, "\"");
-}
-
 static void json_tensor(sw *w, bx_strbuf *b, val v)
 {
     const byoc_tensor_type *t = val_type(w, v);
     bx_sb_printf(b, "\"name\": ");
-    json_str(b, name_of(&w->nm, v));
+    bx_json_str(b, name_of(&w->nm, v));
     bx_sb_printf(b, ", \"dtype\": ");
     if (t->dtype == BYOC_DT_VOID)
         bx_sb_printf(b, "null");
     else
-        json_str(b, byoc_dtype_name(t->dtype));
+        bx_json_str(b, byoc_dtype_name(t->dtype));
     bx_sb_printf(b, ", \"shape\": ");
     if (t->rank < 0) {
         bx_sb_printf(b, "null");
@@ -1662,7 +1800,7 @@ static void json_tensor(sw *w, bx_strbuf *b, val v)
         if (t->dims[k] >= 0)
             bx_sb_printf(b, "%lld", (long long)t->dims[k]);
         else if (t->dims[k] <= -2)
-            json_str(b, byoc_graph_symbol_name(w->g, (int)(-2 - t->dims[k])));
+            bx_json_str(b, byoc_graph_symbol_name(w->g, (int)(-2 - t->dims[k])));
         else
             bx_sb_printf(b, "null");
     }
@@ -1674,10 +1812,10 @@ static int write_plan(sw *w, const char *model_path)
     const byoc_result *r = w->r;
     bx_strbuf b = {0};
     bx_sb_printf(&b, "{\n  \"version\": 1,\n  \"model\": ");
-    json_str(&b, model_path);
+    bx_json_str(&b, model_path);
     bx_sb_printf(&b, ",\n  \"model_format\": \"%s\"", w->src ? "onnx" : "relay");
     bx_sb_printf(&b, ",\n  \"strategy\": ");
-    json_str(&b, r->strategy);
+    bx_json_str(&b, r->strategy);
     bx_sb_printf(&b, ",\n  \"cost_us\": %.6g,\n  \"inputs\": [", r->cost * 1e6);
     int ni = 0;
     for (int x = 0; x < w->n; x++)
@@ -1703,14 +1841,14 @@ static int write_plan(sw *w, const char *model_path)
         for (int i = 0; i < P->nnodes; i++)
             calls += byoc_node_kind_of(w->g, P->nodes[i]) == BYOC_N_CALL;
         bx_sb_printf(&b, "%s\n    {\"file\": ", p ? "," : "");
-        json_str(&b, w->parts[p].file);
+        bx_json_str(&b, w->parts[p].file);
         bx_sb_printf(&b, ", \"target\": ");
-        json_str(&b, P->target->name);
+        bx_json_str(&b, P->target->name);
         bx_sb_printf(&b, ", \"device\": ");
-        json_str(&b, P->device ? P->device->name : NULL);
+        bx_json_str(&b, P->device ? P->device->name : NULL);
         bx_sb_printf(&b, ", \"runtime\": ");
         if (w->parts[p].runtime)
-            json_str(&b, w->parts[p].runtime);
+            bx_json_str(&b, w->parts[p].runtime);
         else
             bx_sb_printf(&b, "null");
         bx_sb_printf(&b, ", \"calls\": %d, \"cost_us\": %.6g,\n     \"model_nodes\": %d, "
@@ -1719,13 +1857,13 @@ static int write_plan(sw *w, const char *model_path)
         for (int i = 0; i < w->parts[p].in.n; i++) {
             if (i)
                 bx_sb_printf(&b, ", ");
-            json_str(&b, name_of(&w->nm, w->parts[p].in.v[i]));
+            bx_json_str(&b, name_of(&w->nm, w->parts[p].in.v[i]));
         }
         bx_sb_printf(&b, "],\n     \"outputs\": [");
         for (int i = 0; i < w->parts[p].out.n; i++) {
             if (i)
                 bx_sb_printf(&b, ", ");
-            json_str(&b, name_of(&w->nm, w->parts[p].out.v[i]));
+            bx_json_str(&b, name_of(&w->nm, w->parts[p].out.v[i]));
         }
         bx_sb_printf(&b, "]}");
     }
@@ -2020,4 +2158,169 @@ int byoc_onnx_set_file(const byoc_lower_ctx *cx, const char *file, byoc_error *e
         }
     w->parts[cx->part->index].file = bx_arena_strdup(&w->a, file);
     return 0;
+}
+
+/* ---- kernels: one node set at a time ------------------------------------------------- */
+
+struct bx_kernel_writer {
+    sw base;                    /* the model, its names; no placement */
+    void *data;
+    int *node_part;             /* 1 on the kernel being written, 0 other calls, -1 the rest */
+    int *all;                   /* every node: part 0's list (boundaries skips part 1's) */
+};
+
+bx_kernel_writer *bx_kernel_writer_open(const byoc_graph *g, const char *model_path,
+                                        const char *out_dir, uint64_t seed, bool rewrite,
+                                        byoc_error *err)
+{
+    bx_kernel_writer *k = calloc(1, sizeof *k);
+    if (!k)
+        bx_oom();
+    sw *w = &k->base;
+    if (model_open(w, g, model_path, &k->data, err) < 0) {
+        model_close(w, k->data);
+        free(k);
+        return NULL;
+    }
+    w->out_dir = out_dir;
+    w->rewrite = rewrite;
+#ifdef HAVE_ONNX
+    w->rd = bx_random_data_create(out_dir, seed);
+#else
+    (void)seed;
+#endif
+    k->node_part = malloc(sizeof *k->node_part * (size_t)(w->n + 1));
+    k->all = malloc(sizeof *k->all * (size_t)(w->n + 1));
+    if (!k->node_part || !k->all)
+        bx_oom();
+    w->node_part = k->node_part;
+    for (int x = 0; x < w->n; x++) {
+        k->node_part[x] = byoc_node_kind_of(g, x) == BYOC_N_CALL ? 0 : -1;
+        k->all[x] = x;
+    }
+    return k;
+}
+
+/* A copy of a hash table (its keys shared). */
+static void hash_copy(bx_hash *to, const bx_hash *from)
+{
+    *to = *from;
+    to->slots = NULL;
+    to->entries = NULL;
+    if (from->cap) {
+        if (!(to->slots = malloc(sizeof *to->slots * from->cap)))
+            bx_oom();
+        memcpy(to->slots, from->slots, sizeof *to->slots * from->cap);
+    }
+    if (from->entries_cap) {
+        if (!(to->entries = malloc(sizeof *to->entries * from->entries_cap)))
+            bx_oom();
+        memcpy(to->entries, from->entries, sizeof *to->entries * from->n);
+    }
+}
+
+int bx_kernel_writer_write(bx_kernel_writer *k, const int *nodes, int n,
+                           const byoc_target_decl *t, const char *file, const char *graph_name,
+                           bx_arena *a, bx_kernel_input **in, int *nin, byoc_error *err)
+{
+    byoc_error_clear(err);
+    *in = NULL;
+    *nin = 0;
+#ifndef HAVE_ONNX
+    (void)k, (void)nodes, (void)n, (void)t, (void)file, (void)graph_name, (void)a;
+    bx_error_set(err, NULL, 0, 0, "byoc was built without ONNX support");
+    return -1;
+#else
+    /* Everything this kernel needs lives in its own arena and tables,
+     * freed before the next: the model and its names are shared, the
+     * names made up here are not (a copy of the table of those taken). */
+    sw w = k->base;
+    w.err = err;
+    w.fatal = false;
+    bx_arena_init(&w.a);
+    hash_copy(&w.nm.taken, &k->base.nm.taken);
+    w.nm.a = &w.a;
+    const byoc_registry *reg = byoc_graph_registry(w.g);
+    byoc_partition P[2];
+    memset(P, 0, sizeof P);
+    P[0].target = P[1].target = t;
+    P[0].device = P[1].device = byoc_target_device(reg, t);
+    P[0].nnodes = w.n;
+    P[0].nodes = k->all;
+    P[1].nnodes = n;
+    P[1].nodes = nodes;
+    w.P = P;
+    w.np = 2;
+    w.only = 1;
+    w.parts = BX_NEWN(&w.a, part, 3);
+    memset(w.parts, 0, sizeof *w.parts * 3);
+    w.parts[1].file = file;
+    w.parts[1].graph_name = graph_name;
+    memset(&w.model_out, 0, sizeof w.model_out);
+    for (int i = 0; i < n; i++)
+        k->node_part[nodes[i]] = 1;
+    placement_prepare(&w);
+    int rc = boundaries(&w);
+    if (rc == 0 && w.mp)
+        plan_parts(&w);
+    if (rc == 0)
+        outputs(&w);
+    if (rc == 0 && w.parts[1].out.n == 0)
+        rc = fail(&w, "the kernel computes nothing the model reads");
+    if (rc == 0)
+        rc = write_part(&w, 1);
+    if (rc == 0) {
+        const part *pt = &w.parts[1];
+        *in = BX_NEWN(a, bx_kernel_input, pt->in.n + 1);
+        for (int i = 0; i < pt->in.n; i++) {
+            (*in)[i].name = name_of(&w.nm, pt->in.v[i]);
+            (*in)[i].type = val_type(&w, pt->in.v[i]);
+        }
+        *nin = pt->in.n;
+    }
+    for (int i = 0; i < n; i++)
+        k->node_part[nodes[i]] = byoc_node_kind_of(w.g, nodes[i]) == BYOC_N_CALL ? 0 : -1;
+    for (int p = 0; p < 2; p++) {
+        tl_free(&w.parts[p].in);
+        tl_free(&w.parts[p].out);
+    }
+    tl_free(&w.model_out);
+    bx_hash_free(&w.nm.taken);
+    bx_arena_free(&w.a);
+    if (rc == 0)
+        return 0;
+    if (!err->msg[0])
+        bx_error_set(err, NULL, 0, 0, "the kernel could not be written");
+    return w.fatal ? -1 : 1;
+#endif
+}
+
+int bx_kernel_writer_finish(bx_kernel_writer *k, byoc_error *err)
+{
+#ifdef HAVE_ONNX
+    return bx_random_data_finish(k->base.rd, err);
+#else
+    (void)k;
+    (void)err;
+    return 0;
+#endif
+}
+
+void bx_kernel_writer_close(bx_kernel_writer *k, bool remove)
+{
+    if (!k)
+        return;
+    sw *w = &k->base;
+    if (remove)
+        for (size_t i = 0; i < w->links->n; i++)
+            unlink(bx_arena_printf(&w->a, "%s/%s", w->out_dir,
+                                   (const char *)w->links->entries[i].val));
+#ifdef HAVE_ONNX
+    if (w->rd)
+        bx_random_data_destroy(w->rd, remove);
+#endif
+    free(k->node_part);
+    free(k->all);
+    model_close(w, k->data);
+    free(k);
 }
