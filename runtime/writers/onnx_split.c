@@ -2267,6 +2267,16 @@ int bx_kernel_writer_write(bx_kernel_writer *k, const int *nodes, int n,
         outputs(&w);
     if (rc == 0 && w.parts[1].out.n == 0)
         rc = fail(&w, "the kernel computes nothing the model reads");
+    /* A model's inputs and outputs need an element type at least. */
+    for (int io = 0; io < 2 && rc == 0; io++) {
+        const tlist *l = io ? &w.parts[1].out : &w.parts[1].in;
+        for (int i = 0; i < l->n && rc == 0; i++) {
+            const byoc_tensor_type *ty = val_type(&w, l->v[i]);
+            if (!ty || ty->dtype == BYOC_DT_VOID)
+                rc = fail(&w, "the kernel's %s '%s' has no known type", io ? "output" : "input",
+                          name_of(&w.nm, l->v[i]));
+        }
+    }
     if (rc == 0)
         rc = write_part(&w, 1);
     if (rc == 0) {
