@@ -424,6 +424,9 @@ static int visit(const bx_session *s, size_t ci, void *ctx)
     }
     if (rc == 0) {
         f->file = file;
+        /* The names live as long as the writer; the list outlives it. */
+        for (int j = 0; j < k->nin[i]; j++)
+            k->in[i][j].name = bx_arena_strdup(&k->a, k->in[i][j].name);
         return 0;
     }
     char buf[sizeof why.file + sizeof why.msg + 64];
