@@ -25,7 +25,9 @@
  * reader stamps each call with its model node) must then be exactly one
  * candidate kernel of a target for the time to become its table line: a
  * fusion that byoc runs as several kernels would need its time split, and
- * is reported instead. */
+ * is reported instead.  Calls computed from constants alone (the transpose
+ * of a MatMul's weight the reader makes) are left out on both sides: any
+ * runtime computes them once, at load. */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif
@@ -617,6 +619,22 @@ static int from_profile(const byoc_graph *g, const byoc_partition_options *o,
     }
     const byoc_registry *reg = byoc_graph_registry(g);
     int ng = byoc_graph_node_count(g);
+    /* Calls computed from constants alone (a weight's transpose the
+     * reader made) run once at load in any runtime, not per inference:
+     * kernels are matched on the other calls. */
+    bool *konst = BX_NEWN(&a, bool, ng + 1);
+    for (int x = 0; x < ng; x++) {
+        byoc_node_kind k = byoc_node_kind_of(g, x);
+        int na = byoc_node_arg_count(g, x);
+        konst[x] = k == BYOC_N_CONST;
+        if (k == BYOC_N_CALL || k == BYOC_N_TUPLE || k == BYOC_N_PROJ) {
+            konst[x] = na > 0 && byoc_node_subgraph_count(g, x) == 0;
+            for (int q = 0; q < na && konst[x]; q++) {
+                int y = byoc_node_arg(g, x, q);
+                konst[x] = y >= 0 && y < x && konst[y];
+            }
+        }
+    }
     /* Graph calls per model node, in node order. */
     int *next_call = BX_NEWN(&a, int, ng + 1);
     int *last = BX_NEWN(&a, int, m.n + 1);
@@ -625,7 +643,7 @@ static int from_profile(const byoc_graph *g, const byoc_partition_options *o,
     for (int x = 0; x < ng; x++) {
         next_call[x] = -1;
         int org = g->nodes[x].origin;
-        if (org < 0 || org >= m.n || byoc_node_kind_of(g, x) != BYOC_N_CALL)
+        if (org < 0 || org >= m.n || byoc_node_kind_of(g, x) != BYOC_N_CALL || konst[x])
             continue;
         if (last[org] < 0)
             m.nodes[org].first_call = x;
@@ -690,7 +708,7 @@ static int from_profile(const byoc_graph *g, const byoc_partition_options *o,
         bool ok = true;
         for (int k = 0; k < c->nnodes && ok; k++) {
             int x = c->nodes[k];
-            if (byoc_node_kind_of(g, x) != BYOC_N_CALL)
+            if (byoc_node_kind_of(g, x) != BYOC_N_CALL || konst[x])
                 continue;
             ncalls++;
             if (run_by[x] < 0 || (e >= 0 && run_by[x] != e))
@@ -745,8 +763,9 @@ static int from_profile(const byoc_graph *g, const byoc_partition_options *o,
         if (!p->why && p->nocall) {
             nocall++;
             if (report)
-                fprintf(report, "%s: '%s' (%s): made no call in byoc (computed at load or "
-                                "passed through): no kernel to price\n",
+                fprintf(report, "%s: '%s' (%s): made no call in byoc that runs per "
+                                "inference (computed at load or passed through): no kernel to "
+                                "price\n",
                         profile_path, p->name, p->op);
             continue;
         }
@@ -769,8 +788,8 @@ static int from_profile(const byoc_graph *g, const byoc_partition_options *o,
                                          p->provider);
             else
                 p->why = bx_arena_printf(&a, "no kernel of %s is made of exactly its calls (%s): "
-                                             "byoc runs them as several kernels, and the time "
-                                             "would have to be split", bx_sb_str(&tg),
+                                             "byoc would not run them as one kernel there, and "
+                                             "the time is not split", bx_sb_str(&tg),
                                          bx_sb_str(&ops));
             bx_sb_free(&ops);
             bx_sb_free(&tg);
