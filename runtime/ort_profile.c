@@ -55,6 +55,10 @@
 #include "runtime/onnx.pb-c.h"
 #endif
 
+/* Without protobuf-c no model is read from ONNX, and there is nothing to
+ * map a profile to. */
+#ifdef HAVE_ONNX
+
 /* ---- the model's nodes ------------------------------------------------------ */
 
 typedef struct mnode {
@@ -76,7 +80,6 @@ typedef struct model {
 
 #define DUP_NAME ((void *)(uintptr_t)-1)
 
-#ifdef HAVE_ONNX
 /* Read the model again for its node names and edges (the graph keeps
  * neither), after checking it is the model that was read. */
 static int model_read(model *m, bx_arena *a, const byoc_graph *g, const char *path,
@@ -188,7 +191,6 @@ static int model_read(model *m, bx_arena *a, const byoc_graph *g, const char *pa
     onnx__model_proto__free_unpacked(mp, NULL);
     return 0;
 }
-#endif
 
 static int model_find(const model *m, const char *name)
 {
@@ -569,15 +571,6 @@ static int from_profile(const byoc_graph *g, const byoc_partition_options *o,
                                       "model was not read from ONNX");
         return -1;
     }
-#ifndef HAVE_ONNX
-    (void)o;
-    (void)profile_path;
-    (void)table;
-    (void)report;
-    (void)only;
-    bx_error_set(err, NULL, 0, 0, "ONNX support is not built in");
-    return -1;
-#else
     byoc_partition_options opt;
     if (o)
         opt = *o;
@@ -817,8 +810,23 @@ out_model:
         bx_hash_free(&m.by_name);
     bx_arena_free(&a);
     return rc;
-#endif
 }
+#else
+static int from_profile(const byoc_graph *g, const byoc_partition_options *o,
+                        const char *profile_path, const byoc_profile_options *po, FILE *table,
+                        FILE *report, byoc_error *err)
+{
+    (void)g;
+    (void)o;
+    (void)profile_path;
+    (void)po;
+    (void)table;
+    (void)report;
+    bx_error_set(err, NULL, 0, 0, "a profile names the nodes of an ONNX model, and ONNX "
+                                  "support is not built in");
+    return -1;
+}
+#endif
 
 int byoc_cost_from_ort_profile(const byoc_graph *g, const byoc_partition_options *o,
                                const char *profile_path, const byoc_profile_options *po,

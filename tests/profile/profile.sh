@@ -26,6 +26,7 @@ fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 "$PY" "$here/make_models.py" "$tmp" || exit 99
 m=$tmp/convnet.onnx
+"$BYOC" info "$m" >/dev/null 2>&1 || { echo "SKIP: byoc reads no ONNX (built without it)"; exit 77; }
 cost() { "$BYOC" cost "$@"; }
 
 # A table: every line after the header parses as target,"signature",seconds
