@@ -102,3 +102,9 @@ EXTRA_DIST += bench/onnx_out.sh
 bench-onnx-out: cli/byoc$(EXEEXT) bench/gen_model$(EXEEXT) bench/runstat$(EXEEXT)
 	@BYOC=./cli/byoc$(EXEEXT) GEN_MODEL=./bench/gen_model$(EXEEXT) \
 	  RUNSTAT=./bench/runstat$(EXEEXT) OUTDIR=bench/onnx_out.d $(SHELL) $(srcdir)/bench/onnx_out.sh
+
+# The analytic model against published latencies: the table of
+# doc/cost-model.md.
+bench-calibrate: cli/byoc$(EXEEXT)
+	@sh $(srcdir)/bench/calibrate/compare.sh ./cli/byoc $(SHARED_MODELS)
+.PHONY: bench-calibrate
