@@ -24,6 +24,7 @@
 #include <byoc/onnx.h>
 
 #include "bundled.h"
+#include "cli.h"
 
 extern char **environ;
 
@@ -117,14 +118,12 @@ static void usage(FILE *o) { fputs(usage_text, o); }
 
 /* An error with a location reads file:line:col: error: ...; one without
  * is the command's: byoc: error: ... */
-static void print_error(const byoc_error *e)
+void print_error(const byoc_error *e)
 {
     char buf[1024];
     byoc_error_format(e, buf, sizeof buf);
     fprintf(stderr, "%s%s\n", e->file[0] ? "" : "byoc: ", buf);
 }
-
-typedef enum { FMT_AUTO, FMT_RELAY, FMT_ONNX } model_format;
 
 static model_format format_of(const char *path)
 {
@@ -166,36 +165,9 @@ static int parse_format(const char *s, model_format *out)
     return 0;
 }
 
-/* ---- options shared by the partitioning commands ------------------------ */
+/* ---- options shared by the partitioning commands (cli.h) -------------- */
 
-enum {
-    OPT_TARGETS = 1, OPT_OPTION = 2, OPT_SEARCH = 4, OPT_COST = 8, OPT_FORMAT = 16,
-    OPT_OUTPUT = 32, OPT_STATES = 64, OPT_STATS = 128, OPT_NODE = 256, OPT_INPUT = 512
-};
-
-typedef struct cli_opts {
-    const char *cmd;
-    const char *model;
-    model_format input;
-    char *targets_text;          /* owned copy, split in place */
-    const char **targets;
-    int ntargets;
-    byoc_strategy strategy;
-    const char *single;
-    const char *cost;            /* NULL: analytic */
-    const char *format;          /* NULL: text */
-    const char *output;
-    bool rewrite;                /* -f onnx: every call from the graph */
-    const char *node;
-    size_t max_states;
-    double time_limit;
-    bool stats;
-    byoc_dim_binding *dims;      /* --dim; names are owned copies */
-    byoc_input_shape *shapes;    /* --input-shape; the same */
-    byoc_read_options read;
-} cli_opts;
-
-static void cli_opts_free(cli_opts *c)
+void cli_opts_free(cli_opts *c)
 {
     free(c->targets_text);
     free(c->targets);
@@ -482,7 +454,7 @@ static int parse_cli(byoc_registry *reg, cli_opts *c, int argc, char **argv, uns
     return 0;
 }
 
-static void fill_options(const cli_opts *c, byoc_partition_options *o,
+void fill_options(const cli_opts *c, byoc_partition_options *o,
                          const byoc_cost_table *table)
 {
     byoc_partition_options_init(o);
@@ -514,7 +486,7 @@ static byoc_cost_table *load_table(const cli_opts *c, bool *failed)
 /* Begin a command on a model: parse its arguments, then read the cost
  * table and the model.  Returns -1 to go on, with *table (may be NULL)
  * and *g set; else the exit status, everything already reported. */
-static int start_command(byoc_registry *reg, cli_opts *c, int argc, char **argv,
+int start_command(byoc_registry *reg, cli_opts *c, int argc, char **argv,
                          unsigned allowed, byoc_cost_table **table, byoc_graph **g)
 {
     *table = NULL;
@@ -545,13 +517,7 @@ static int start_command(byoc_registry *reg, cli_opts *c, int argc, char **argv,
 
 /* ---- output files: all or nothing ------------------------------------------- */
 
-typedef struct out_file {
-    FILE *f;
-    const char *path;      /* NULL: standard output */
-    char *tmp;             /* the file written, renamed to path at the end */
-} out_file;
-
-static int out_open(out_file *o, const char *path)
+int out_open(out_file *o, const char *path)
 {
     o->path = path;
     o->tmp = NULL;
@@ -596,7 +562,7 @@ static int out_open(out_file *o, const char *path)
 
 /* Finish: ok says whether everything was written; on success the file
  * takes its name, else it is removed.  Returns 0 or 1. */
-static int out_close(out_file *o, bool ok)
+int out_close(out_file *o, bool ok)
 {
     if (!o->path) {
         if (fflush(stdout) != 0 || ferror(stdout)) {
