@@ -65,9 +65,12 @@ static const char usage_text[] =
     "      what each target could take, whatever the search then chooses:\n"
     "      calls per op, each named pattern's matches by root, the calls\n"
     "      (default: every target that is not native)\n"
-    "  kernels MODEL [-t T1,T2,...] [--option ...] [-o FILE]\n"
-    "      write every distinct kernel the targets could run, each a Relay\n"
-    "      function under its signature, for measuring (see --cost table:)\n"
+    "  kernels MODEL [-t T1,T2,...] [--option ...] [--cost C] [-f relay|onnx]\n"
+    "          [-o FILE|DIR] [--rewrite]\n"
+    "      write every distinct kernel the targets could run, for measuring\n"
+    "      (see --cost table:): -f relay (default), each a Relay function\n"
+    "      under its signature; -f onnx -o DIR, each a standalone ONNX model\n"
+    "      in DIR, listed in DIR/kernels.json (see doc/cost-table.md)\n"
     "  targets [--option T:NAME=VALUE]... [-o FILE]\n"
     "      the devices and targets, bundled and from plugins: links,\n"
     "      options, rules, the runtime and lowering passes of each target\n"
@@ -87,11 +90,13 @@ static const char usage_text[] =
     "                           per partition and DIR/plan.json, see\n"
     "                           doc/plan.md) and onnx-annotated (-o FILE.onnx:\n"
     "                           the model, each node's placement in its\n"
-    "                           metadata_props)\n"
+    "                           metadata_props); for kernels relay (default)\n"
+    "                           or onnx (-o DIR)\n"
     "  -o, --output FILE        write there instead of standard output; nothing\n"
     "                           is written on error\n"
     "  --rewrite                with -f onnx: write every call from the graph,\n"
-    "                           none of the model's own nodes\n"
+    "                           none of the model's own nodes (partition and\n"
+    "                           kernels)\n"
     "  --max-states N           the exact search's state budget (default\n"
     "                           2000000); past it, a beam finishes and the\n"
     "                           result says how far from optimal it may be\n"
@@ -366,6 +371,11 @@ static int parse_cli(byoc_registry *reg, cli_opts *c, int argc, char **argv, uns
                 fprintf(stderr,
                         "byoc: error: unknown output format '%s' (text, json, relay, dot, "
                         "svg, png, onnx or onnx-annotated)\n", v);
+                return 2;
+            }
+            if (!strcmp(c->cmd, "kernels") && strcmp(v, "relay") != 0 && strcmp(v, "onnx") != 0) {
+                fprintf(stderr, "byoc: error: kernels are written as relay or onnx, not '%s'\n",
+                        v);
                 return 2;
             }
             c->format = v;
@@ -969,17 +979,46 @@ static int cmd_matches(byoc_registry *reg, int argc, char **argv)
 
 /* ---- kernels ------------------------------------------------------------------ */
 
+/* -f onnx: the kernels as ONNX models in a folder; each one that has no
+ * ONNX form is a warning, the others are written. */
+static int kernels_onnx(const cli_opts *c, const byoc_graph *g, const byoc_partition_options *o)
+{
+    byoc_kernel_write_options wo = {.rewrite = c->rewrite};
+    wo.model_path = c->input == FMT_RELAY || (c->input == FMT_AUTO && format_of(c->model) == FMT_RELAY)
+                        ? NULL : c->model;
+    byoc_error err;
+    byoc_kernel_files *k = byoc_write_kernels_onnx(g, o, &wo, c->output, &err);
+    if (!k) {
+        print_error(&err);
+        return 1;
+    }
+    for (size_t i = 0; i < byoc_kernel_files_count(k); i++) {
+        const byoc_kernel_file *f = byoc_kernel_files_at(k, i);
+        if (!f->file)
+            fprintf(stderr, "byoc: warning: kernel %zu (%s) not written: %s\n", i, f->target,
+                    f->why);
+    }
+    byoc_kernel_files_destroy(k);
+    return 0;
+}
+
 static int cmd_kernels(byoc_registry *reg, int argc, char **argv)
 {
     cli_opts c = {.cmd = "kernels"};
     byoc_cost_table *table;
     byoc_graph *g;
-    int rc = start_command(reg, &c, argc, argv, OPT_TARGETS | OPT_OPTION | OPT_OUTPUT, &table,
+    int rc = start_command(reg, &c, argc, argv,
+                           OPT_TARGETS | OPT_OPTION | OPT_COST | OPT_FORMAT | OPT_OUTPUT, &table,
                            &g);
-    if (rc < 0) {
+    if (rc < 0 && c.format && !strcmp(c.format, "onnx")) {
+        byoc_partition_options o;
+        fill_options(&c, &o, table);
+        rc = kernels_onnx(&c, g, &o);
+        byoc_graph_destroy(g);
+    } else if (rc < 0) {
         rc = 1;
         byoc_partition_options o;
-        fill_options(&c, &o, NULL);
+        fill_options(&c, &o, table);
         out_file out;
         if (out_open(&out, c.output) == 0) {
             byoc_error err;
@@ -990,6 +1029,7 @@ static int cmd_kernels(byoc_registry *reg, int argc, char **argv)
         }
         byoc_graph_destroy(g);
     }
+    byoc_cost_table_destroy(table);
     cli_opts_free(&c);
     return rc;
 }

@@ -1370,41 +1370,61 @@ const char *byoc_result_check(const byoc_result *r, char *buf, size_t size)
 
 /* ---- kernels for measuring ----------------------------------------------- */
 
+int bx_session_each_kernel(const bx_session *s, bx_kernel_fn fn, void *ctx)
+{
+    /* The cache of the estimator already knows the distinct ones, but a
+     * hash set here keeps this independent of how the estimator keys its
+     * cache. */
+    bx_hash seen;
+    bx_hash_init(&seen);
+    bx_arena keys;
+    bx_arena_init(&keys);
+    int rc = 0;
+    for (size_t i = 0; i < s->cands.n && rc == 0; i++) {
+        const bx_cand *c = &s->cands.cands[i];
+        const byoc_target_decl *t = s->targets[c->target];
+        const char *key = bx_arena_printf(&keys, "%s\n%s", t->name, s->costs[i].signature);
+        if (bx_hash_get(&seen, key))
+            continue;
+        bx_hash_put(&seen, key, (void *)key);
+        rc = fn(s, i, ctx);
+    }
+    bx_hash_free(&seen);
+    bx_arena_free(&keys);
+    return rc;
+}
+
+typedef struct relay_kernels {
+    FILE *f;
+    size_t written;
+} relay_kernels;
+
+static int relay_kernel(const bx_session *s, size_t i, void *ctx)
+{
+    relay_kernels *rk = ctx;
+    const bx_cand *c = &s->cands.cands[i];
+    const byoc_target_decl *t = s->targets[c->target];
+    char name[64];
+    snprintf(name, sizeof name, "kernel_%zu", rk->written);
+    fprintf(rk->f, "\n# target: %s\n# signature: %s\n# estimate: %.6g s (%s)\n", t->name,
+            s->costs[i].signature, s->costs[i].seconds, byoc_cost_source_name(s->costs[i].source));
+    bx_relay_write_kernel(rk->f, s->graph, c->nodes, c->nnodes, name);
+    rk->written++;
+    return 0;
+}
+
 static int byoc_write_kernels_unguarded(const byoc_graph *g, const byoc_partition_options *o, FILE *f,
                        byoc_error *err)
 {
     bx_session s;
     if (bx_session_open(&s, g, o, err) < 0)
         return -1;
-    /* One kernel per (target, signature), in candidate order; the cache of
-     * the estimator already knows the distinct ones, but a hash set here
-     * keeps this independent of how the estimator keys its cache. */
-    bx_hash seen;
-    bx_hash_init(&seen);
-    bx_arena keys;
-    bx_arena_init(&keys);
-    size_t written = 0;
     fprintf(f, "# Kernels of %s on %d targets, one per target and signature.\n"
                "# Measure each and write a cost table: target,\"signature\",seconds\n"
                "# (see doc/cost-table.md), then: byoc partition --cost table:FILE\n",
             byoc_graph_source(g) ? byoc_graph_source(g) : "the graph", s.ntargets);
-    for (size_t i = 0; i < s.cands.n; i++) {
-        const bx_cand *c = &s.cands.cands[i];
-        const byoc_target_decl *t = s.targets[c->target];
-        const char *key = bx_arena_printf(&keys, "%s\n%s", t->name, s.costs[i].signature);
-        if (bx_hash_get(&seen, key))
-            continue;
-        bx_hash_put(&seen, key, (void *)key);
-        char name[64];
-        snprintf(name, sizeof name, "kernel_%zu", written);
-        fprintf(f, "\n# target: %s\n# signature: %s\n# estimate: %.6g s (%s)\n", t->name,
-                s.costs[i].signature, s.costs[i].seconds,
-                byoc_cost_source_name(s.costs[i].source));
-        bx_relay_write_kernel(f, g, c->nodes, c->nnodes, name);
-        written++;
-    }
-    bx_hash_free(&seen);
-    bx_arena_free(&keys);
+    relay_kernels rk = {f, 0};
+    bx_session_each_kernel(&s, relay_kernel, &rk);
     bx_session_close(&s);
     if (ferror(f)) {
         bx_error_set(err, NULL, 0, 0, "write error while writing the kernels");

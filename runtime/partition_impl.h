@@ -76,4 +76,11 @@ void bx_session_close(bx_session *s);
 byoc_result *bx_session_run(bx_session *s, const char *strategy, const bool *use,
                             byoc_error *err);
 
+/* Every distinct kernel of the session - one per (target, signature), the
+ * first candidate of each in candidate order - for the kernel writers
+ * (byoc_write_kernels, byoc_write_kernels_onnx): fn gets the candidate's
+ * index; a nonzero return stops the walk and is returned. */
+typedef int (*bx_kernel_fn)(const bx_session *s, size_t cand, void *ctx);
+int bx_session_each_kernel(const bx_session *s, bx_kernel_fn fn, void *ctx);
+
 #endif

@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <byoc/error.h>
@@ -218,6 +219,55 @@ int byoc_result_write_dot(const byoc_result *r, FILE *f, byoc_error *err);
  * a Relay function, so users can measure them and write a cost table. */
 int byoc_write_kernels(const byoc_graph *g, const byoc_partition_options *o, FILE *f,
                        byoc_error *err);
+
+/* The same kernels, each as a standalone ONNX model in a folder, for a
+ * measuring harness to run (doc/cost-table.md, "The measurement loop"):
+ * the kernel's inputs are the model's graph inputs, its constants
+ * initializers - the model's own data where the model carries it, else
+ * deterministic pseudo-random data of their shape and type - and what
+ * the rest of the graph reads of it the outputs.  An ONNX model's nodes
+ * are written as themselves wherever `byoc partition -f onnx` would write
+ * them so; the rest (every call of a Relay model) through the op emitter.
+ * dir/kernels.json lists them (doc/cost-table.md). */
+typedef struct byoc_kernel_file {
+    const char *target;       /* the target's name */
+    const char *device;       /* the name of the device at the root of its chain */
+    const char *runtime;      /* byoc_target_runtime(), or NULL */
+    const char *signature;    /* exactly as cost tables key it */
+    const char *file;         /* the model's file name inside dir ("k12_dnnl.onnx"); NULL
+                                 when the kernel has no ONNX form (then why says why) */
+    int nops;                 /* the kernel's calls' op names, in node order */
+    const char *const *ops;
+    double estimate;          /* seconds, what the partitioner's costs say now */
+    byoc_cost_source source;  /* ... and where that came from */
+    const char *why;          /* file == NULL: why the kernel could not be written */
+} byoc_kernel_file;
+
+typedef struct byoc_kernel_write_options {
+    const char *model_path;   /* the ONNX file g was read from (for its weights and verbatim
+                                 nodes; it must be the file read); NULL for Relay */
+    /* Write only kernels for which want() is true (NULL: all); the others
+     * are not listed either. */
+    bool (*want)(const char *target, const char *signature, void *ctx);
+    void *ctx;
+    uint64_t seed;            /* of the random data for constants without data; 0 is a
+                                 fine default */
+    bool rewrite;             /* every call from the graph, none of the model's own nodes
+                                 (as byoc_onnx_write_options.rewrite) */
+} byoc_kernel_write_options;
+
+typedef struct byoc_kernel_files byoc_kernel_files;
+/* Create dir (must not exist, or be empty), write the kernels and
+ * dir/kernels.json; NULL and err on failure, leaving no dir behind.  A
+ * kernel the writer cannot express fails only itself: it is listed with
+ * file NULL and why set.  wo may be NULL (a Relay graph, every kernel,
+ * seed 0). */
+byoc_kernel_files *byoc_write_kernels_onnx(const byoc_graph *g, const byoc_partition_options *o,
+                                           const byoc_kernel_write_options *wo, const char *dir,
+                                           byoc_error *err);
+size_t byoc_kernel_files_count(const byoc_kernel_files *k);
+const byoc_kernel_file *byoc_kernel_files_at(const byoc_kernel_files *k, size_t i);
+void byoc_kernel_files_destroy(byoc_kernel_files *k);
 
 /* ---- matches ------------------------------------------------------------ */
 

@@ -162,3 +162,17 @@ const char *bx_fmt_us(char *buf, size_t size, double seconds)
     }
     return buf;
 }
+
+void bx_json_str(bx_strbuf *b, const char *s)
+{
+    bx_sb_printf(b, "\"");
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        if (*p == '"' || *p == '\\')
+            bx_sb_printf(b, "\\%c", *p);
+        else if (*p < 0x20)
+            bx_sb_printf(b, "\\u%04x", *p);
+        else
+            bx_sb_printf(b, "%c", *p);
+    }
+    bx_sb_printf(b, "\"");
+}

@@ -36,4 +36,5 @@ EXTRA_DIST += tests/onnx/emit_check.sh tests/onnx/emit_numeric.sh tests/onnx/emi
 # (onnx_files.c).  They build without protobuf-c too, and then say ONNX
 # is not built in.
 runtime_libbyoc_la_SOURCES += runtime/writers/onnx_split.c runtime/writers/onnx_annotate.c \
-	runtime/writers/onnx_files.c runtime/writers/onnx_files.h
+	runtime/writers/onnx_files.c runtime/writers/onnx_files.h \
+	runtime/writers/onnx_split.h runtime/writers/onnx_kernels.c

@@ -54,6 +54,8 @@
 #include "writers/onnx_build.h"
 #endif
 #include "writers/onnx_files.h"
+#include "writers/onnx_split.h"
+#include "writers/writers.h"
 #include "lower/lower_impl.h"
 
 /* ---- values and their names --------------------------------------------- */
@@ -135,7 +137,8 @@ typedef struct tlist {
 
 typedef struct part {
     tlist in, out;
-    const char *file;
+    const char *file;           /* set before write_part: the name it writes */
+    const char *graph_name;     /* NULL: partition_P_TARGET */
     const char *runtime;
     int copied;                 /* model nodes written as themselves */
     int emitted;                /* calls written from the graph */
@@ -172,8 +175,18 @@ typedef struct sw {
     char *decided;              /* per group leader: planned */
     const char *data_dir;       /* the model's folder, for external data */
     const char *out_dir;        /* the folder files are being written into */
-    bx_hash links;              /* external data files linked into out_dir */
+    bx_hash links_own;
+    bx_hash *links;             /* external data files linked into out_dir */
+    bx_arena *links_arena;      /* where their names live */
     const char *temp_base;      /* made-up names in the files start with it + ".p" */
+    /* The placement written: r's, or a kernel's (see "Kernels" below). */
+    const int *node_part;       /* per graph node: its partition, or -1 */
+    const byoc_partition *P;    /* the partitions */
+    int only;                   /* plan_parts: only this partition; -1: all */
+    /* Kernels (onnx_kernels.c): one node set at a time as a standalone
+     * model, constants without data given random data. */
+    struct bx_random_data *rd;  /* NULL: writing a placement */
+    bool fatal;                 /* a failure that is not the kernel's (writing a file) */
 } sw;
 
 static int fail(sw *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -245,7 +258,7 @@ static int made_in(sw *w, val v)
     byoc_node_kind k = byoc_node_kind_of(w->g, v.node);
     if (k != BYOC_N_CALL)
         return -1;
-    return w->r->node_partition[v.node];
+    return w->node_part[v.node];
 }
 
 /* A constant of a Relay model without contents (meta[relay.Constant][0]:
@@ -253,7 +266,7 @@ static int made_in(sw *w, val v)
  * input, and plan.json lists it among the model's inputs as a weight. */
 static bool weight_input(sw *w, int x)
 {
-    return !w->src && byoc_node_kind_of(w->g, x) == BYOC_N_CONST &&
+    return !w->src && !w->rd && byoc_node_kind_of(w->g, x) == BYOC_N_CONST &&
            !byoc_node_const_value(w->g, x);
 }
 
@@ -343,7 +356,6 @@ static int expand(sw *w, int a, tlist *out, bool keep_consts)
 
 static int boundaries(sw *w)
 {
-    const byoc_result *r = w->r;
     tlist tmp = {0};
     for (int p = 0; p < w->np; p++) {
         tl_dedup(&w->parts[p].in);
@@ -351,9 +363,11 @@ static int boundaries(sw *w)
     }
     tl_dedup(&w->model_out);
     for (int p = 0; p < w->np; p++) {
-        const byoc_partition *P = &r->partitions[p];
+        const byoc_partition *P = &w->P[p];
         for (int i = 0; i < P->nnodes; i++) {
             int x = P->nodes[i];
+            if (w->node_part[x] != p)
+                continue;       /* a kernel's "everything else" lists all nodes */
             int na = byoc_node_arg_count(w->g, x);
             for (int k = 0; k < na; k++) {
                 tmp.n = 0;
@@ -560,7 +574,7 @@ static void choose_verbatim(sw *w)
             continue;
         int r = group_of(w, o);
         w->ncalls[o]++;
-        int p = w->r->node_partition[x];
+        int p = w->node_part[x];
         w->call_part[r] = w->call_part[r] == -1 || w->call_part[r] == p ? p : -2;
         if (exit[x])
             exit_part[r] = exit_part[r] == -1 || exit_part[r] == p ? p : -2;
@@ -617,12 +631,144 @@ static void mark(pw *x, const char *name)
         bx_hash_put(&x->have, bx_arena_strdup(&x->w->a, name), (void *)1);
 }
 
+/* ---- data the model does not carry (kernels) ------------------------------ */
+
+/* Whether every dimension of ty is known. */
+static bool static_type(const byoc_tensor_type *ty)
+{
+    if (!ty || ty->rank < 0 || ty->dtype == BYOC_DT_VOID)
+        return false;
+    for (int k = 0; k < ty->rank; k++)
+        if (ty->dims[k] < 0)
+            return false;
+    return true;
+}
+
+static bool external(const Onnx__TensorProto *t)
+{
+    return t && t->has_data_location &&
+           t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL;
+}
+
+/* Whether the model holds t's data: inline, or in an external file that
+ * is there and long enough (the shared models are graphs only, their
+ * weights' files never shipped). */
+static bool has_data(sw *w, const Onnx__TensorProto *t)
+{
+    if (external(t)) {
+        const char *loc = NULL;
+        long long off = 0, len = -1;
+        for (size_t k = 0; k < t->n_external_data; k++) {
+            const Onnx__StringStringEntryProto *e = t->external_data[k];
+            if (!e->key || !e->value)
+                continue;
+            if (strcmp(e->key, "location") == 0)
+                loc = e->value;
+            else if (strcmp(e->key, "offset") == 0)
+                off = strtoll(e->value, NULL, 10);
+            else if (strcmp(e->key, "length") == 0)
+                len = strtoll(e->value, NULL, 10);
+        }
+        struct stat st;
+        if (!loc || off < 0 ||
+            stat(bx_arena_printf(&w->a, "%s/%s", w->data_dir, loc), &st) != 0 ||
+            !S_ISREG(st.st_mode))
+            return false;
+        return len < 0 ? off <= st.st_size : len <= st.st_size && off <= st.st_size - len;
+    }
+    for (size_t k = 0; k < t->n_dims; k++)
+        if (t->dims[k] == 0)
+            return true;        /* no elements: nothing to carry */
+    return t->raw_data.len > 0 || t->n_float_data || t->n_int32_data || t->n_string_data ||
+           t->n_int64_data || t->n_double_data || t->n_uint64_data;
+}
+
+/* Random data of t's type and shape, under t's name. */
+static Onnx__TensorProto *random_like(sw *w, const Onnx__TensorProto *t, const char *key)
+{
+    int dt = ox_dtype(t->data_type);
+    if (dt < 0 || dt == BYOC_DT_VOID || t->n_dims > BYOC_MAX_RANK) {
+        fail(w, "tensor '%s' has no data in the model, and no random data of its type can be "
+                "made", t->name ? t->name : "");
+        return NULL;
+    }
+    int64_t dims[BYOC_MAX_RANK];
+    for (size_t k = 0; k < t->n_dims; k++) {
+        if (t->dims[k] < 0) {
+            fail(w, "tensor '%s' has a negative dimension", t->name ? t->name : "");
+            return NULL;
+        }
+        dims[k] = t->dims[k];
+    }
+    Onnx__TensorProto *c = bx_random_tensor(w->rd, &w->a, key, t->name, (byoc_dtype)dt, dims,
+                                            (int)t->n_dims, w->err);
+    if (!c)
+        w->fatal = true;
+    return c;
+}
+
+/* Names the kernel writer gives its files, which a linked weight file
+ * must not take. */
+static bool kernel_reserved(const char *location)
+{
+    const char *base = strrchr(location, '/') ? strrchr(location, '/') + 1 : location;
+    size_t n = strlen(base);
+    return strcmp(base, "kernels.json") == 0 || strcmp(base, BX_RANDOM_DATA_FILE) == 0 ||
+           (base[0] == 'k' && base[1] >= '0' && base[1] <= '9' && n > 5 &&
+            strcmp(base + n - 5, ".onnx") == 0);
+}
+
+/* Inputs whose values an op needs as they are (a shape, axes, sizes):
+ * random ones would not do.  Bit k: input k. */
+static bool needs_value(const Onnx__NodeProto *np, size_t k)
+{
+    static const struct { const char *op; unsigned inputs; } ops[] = {
+        {"Reshape", 1u << 1}, {"Expand", 1u << 1}, {"Tile", 1u << 1},
+        {"Slice", 0xfu << 1}, {"Pad", 1u << 1 | 1u << 3}, {"Unsqueeze", 1u << 1},
+        {"Squeeze", 1u << 1}, {"ConstantOfShape", 1u}, {"Resize", 0x7u << 1},
+        {"Upsample", 1u << 1}, {"TopK", 1u << 1}, {"OneHot", 1u << 1}, {"Split", 1u << 1},
+        {"Range", 0x7u}, {"CumSum", 1u << 1}, {"Trilu", 1u << 1}, {"ReduceSum", 1u << 1},
+        {"ReduceMean", 1u << 1}, {"ReduceMax", 1u << 1}, {"ReduceMin", 1u << 1},
+        {"ReduceProd", 1u << 1}, {"ReduceL1", 1u << 1}, {"ReduceL2", 1u << 1},
+        {"ReduceLogSumExp", 1u << 1}, {"ReduceSumSquare", 1u << 1},
+        {"NonMaxSuppression", 0x7u << 2}, {"CenterCropPad", 1u << 1}, {"Col2Im", 0x3u << 1},
+    };
+    if ((np->domain && np->domain[0] && strcmp(np->domain, "ai.onnx") != 0) || k >= 32)
+        return false;
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (strcmp(np->op_type, ops[i].op) == 0)
+            return (ops[i].inputs >> k) & 1u;
+    return false;
+}
+
+/* An initializer the model holds no data for, or a Constant's tensor so. */
+static bool without_data(sw *w, const char *name)
+{
+    const bx_onnx_value *v = onnx_value(w, name);
+    if (v && v->n > 0)
+        return false;           /* the reader knows it */
+    const Onnx__TensorProto *t = bx_hash_get(&w->inits, name);
+    if (t)
+        return !has_data(w, t);
+    if (!v || v->producer < 0 || v->producer >= w->nonnx)
+        return false;
+    const Onnx__NodeProto *np = w->mp->graph->node[v->producer];
+    if (strcmp(np->op_type, "Constant") != 0)
+        return false;
+    for (size_t a = 0; a < np->n_attribute; a++)
+        if (np->attribute[a]->t && !has_data(w, np->attribute[a]->t))
+            return true;
+    return false;
+}
+
 /* An initializer of the model under `name`, its external data linked
  * into the output folder. */
 /* A copy of the model's tensor t, its external data (if any) linked into
  * the output folder; NULL with the error set. */
-static Onnx__TensorProto *relinked(sw *w, const Onnx__TensorProto *t)
+static Onnx__TensorProto *relinked(sw *w, const Onnx__TensorProto *t, const char *key)
 {
+    if (w->rd && !has_data(w, t))
+        return random_like(w, t, key);
     Onnx__TensorProto *c = BX_NEW(&w->a, Onnx__TensorProto);
     *c = *t;
     if (!t->has_data_location || t->data_location != ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL)
@@ -635,9 +781,18 @@ static Onnx__TensorProto *relinked(sw *w, const Onnx__TensorProto *t)
         if (!e->key || strcmp(e->key, "location") != 0 || !e->value)
             continue;
         const char *linked;
-        if (bx_onnx_link_data(&w->a, &w->links, w->data_dir, w->out_dir, e->value, &linked, NULL,
-                              w->err) < 0)
+        if (w->rd && kernel_reserved(e->value)) {
+            w->fatal = true;
+            fail(w, "external data file '%s' has the name of a file the kernel writer makes "
+                    "(kernels.json, %s, kN_TARGET.onnx); rename it", e->value,
+                 BX_RANDOM_DATA_FILE);
             return NULL;
+        }
+        if (bx_onnx_link_data(w->links_arena, w->links, w->data_dir, w->out_dir, e->value, &linked,
+                              NULL, w->err) < 0) {
+            w->fatal = true;
+            return NULL;
+        }
         e->value = (char *)linked;
     }
     return c;
@@ -648,7 +803,7 @@ static int add_model_init(pw *x, const Onnx__TensorProto *t, const char *name)
     sw *w = x->w;
     if (bx_hash_get(&x->added_inits, name))
         return 0;
-    Onnx__TensorProto *c = relinked(w, t);
+    Onnx__TensorProto *c = relinked(w, t, t->name);
     if (!c)
         return -1;
     c->name = bx_arena_strdup(&w->a, name);
@@ -679,7 +834,8 @@ static int relink_attrs(sw *w, Onnx__NodeProto *c)
             continue;
         Onnx__AttributeProto *ca = BX_NEW(&w->a, Onnx__AttributeProto);
         *ca = *as[a];
-        if (!(ca->t = relinked(w, t)))
+        const char *key = t->name && t->name[0] ? t->name : c->n_output ? c->output[0] : "";
+        if (!(ca->t = relinked(w, t, key)))
             return -1;
         as[a] = ca;
     }
@@ -707,7 +863,7 @@ static bool const_ok(pw *x, int node)
     const bx_onnx_value *ov = src ? onnx_value(w, src) : NULL;
     if ((ov && ov->n > 0) || (ov && ov->producer >= 0))
         return true;
-    return byoc_node_const_value(w->g, node) && ty->rank >= 0;
+    return (byoc_node_const_value(w->g, node) && ty->rank >= 0) || (w->rd && static_type(ty));
 }
 
 /* A constant the partition reads, under name: an initializer (add_const),
@@ -799,6 +955,16 @@ static int add_const(pw *x, int node, const char *name)
     }
     if (ov && ov->producer >= 0)
         return 1;               /* a Constant's: the caller copies it */
+    if (w->rd && static_type(ty)) {
+        Onnx__TensorProto *c = bx_random_tensor(w->rd, &w->a, src ? src : name, name, ty->dtype,
+                                                ty->dims, ty->rank, w->err);
+        if (!c)
+            return -1;
+        bx_ob_add_init(&x->b, c);
+        bx_hash_put(&x->added_inits, c->name, c);
+        mark(x, name);
+        return 0;
+    }
     return fail(w, "constant %s%s%s has no data in the model to write", src ? "'" : "#",
                 src ? src : bx_arena_printf(&w->a, "%d", node), src ? "'" : "");
 }
@@ -977,7 +1143,7 @@ static bool needed_here(pw *x, val X)
     for (int k = 0; k < byoc_node_consumer_count(w->g, X.node); k++) {
         int y = byoc_node_consumer(w->g, X.node, k);
         int oy = w->g->nodes[y].origin;
-        if (w->r->node_partition[y] == x->p &&
+        if (w->node_part[y] == x->p &&
             !(oy >= 0 && oy < w->nonnx && w->verbatim[oy] && w->call_part[oy] == x->p))
             return true;
     }
@@ -1122,12 +1288,6 @@ static int include_node(pw *x, int i, bool check)
     return rc;
 }
 
-static bool external(const Onnx__TensorProto *t)
-{
-    return t && t->has_data_location &&
-           t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL;
-}
-
 /* Whether a node's subgraphs, or its attributes' tensor lists, hold
  * external weights: relink_attrs relinks only a TENSOR attribute, so such
  * a node is not copied (a work list over the subgraphs, no recursion). */
@@ -1183,6 +1343,10 @@ static int include_here(pw *x, int i, bool check)
             in[k] = "";
             continue;
         }
+        if (w->rd && needs_value(np, k) && without_data(w, np->input[k]))
+            return check ? -1
+                         : fail(w, "the model holds no data for '%s', input %zu of a %s, whose "
+                                   "values cannot be made up", np->input[k], k, np->op_type);
         if (!(in[k] = resolve_input(x, np->input[k], check)))
             return -1;
     }
@@ -1392,12 +1556,17 @@ static int write_file(sw *w, const char *path, const void *data, size_t size)
     FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (fd >= 0 && !f)
         close(fd);
-    if (!f)
+    if (!f) {
+        w->fatal = true;
         return fail(w, "cannot create '%s': %s", path, strerror(errno));
+    }
     size_t wr = size ? fwrite(data, 1, size, f) : 0;
     int bad = wr != size || ferror(f);
-    if (fclose(f) != 0 || bad)
+    if (fclose(f) != 0 || bad) {
+        w->fatal = true;
+        unlink(path);
         return fail(w, "writing '%s': %s", path, strerror(errno ? errno : EIO));
+    }
     return 0;
 }
 
@@ -1465,13 +1634,15 @@ static int model_opset(sw *w)
 static void plan_parts(sw *w)
 {
     for (int p = 0; p < w->np; p++) {
+        if (w->only >= 0 && p != w->only)
+            continue;
         pw x;
         memset(&x, 0, sizeof x);
         x.w = w;
         x.p = p;
         bx_hash_init(&x.outnames);
         x.extra_in.dedup = false;
-        const byoc_partition *P = &w->r->partitions[p];
+        const byoc_partition *P = &w->P[p];
         for (int i = 0; i < P->nnodes; i++) {
             int node = P->nodes[i];
             int o = w->g->nodes[node].origin;
@@ -1513,7 +1684,7 @@ static int write_part(sw *w, int p)
     bx_hash_init(&x.added_inits);
     bx_hash_init(&x.outnames);
     int rc = 0;
-    const byoc_partition *P = &w->r->partitions[p];
+    const byoc_partition *P = &w->P[p];
     for (int i = 0; i < w->parts[p].in.n; i++)
         mark(&x, name_of(&w->nm, w->parts[p].in.v[i]));
     for (int i = 0; i < P->nnodes && rc == 0; i++) {
@@ -1545,7 +1716,9 @@ static int write_part(sw *w, int p)
     if (rc == 0) {
         Onnx__GraphProto *gp = BX_NEW(&w->a, Onnx__GraphProto);
         onnx__graph_proto__init(gp);
-        gp->name = (char *)bx_arena_printf(&w->a, "partition_%d_%s", p, P->target->name);
+        gp->name = (char *)(w->parts[p].graph_name
+                                ? w->parts[p].graph_name
+                                : bx_arena_printf(&w->a, "partition_%d_%s", p, P->target->name));
         gp->n_node = x.b.nnodes;
         gp->node = x.b.nodes;
         gp->n_initializer = x.b.ninits;
@@ -1587,7 +1760,9 @@ static int write_part(sw *w, int p)
             if (!buf)
                 bx_oom();
             onnx__model_proto__pack(m, buf);
-            const char *file = bx_arena_printf(&w->a, "p%d_%s.onnx", p, P->target->name);
+            const char *file = w->parts[p].file
+                                   ? w->parts[p].file
+                                   : bx_arena_printf(&w->a, "p%d_%s.onnx", p, P->target->name);
             rc = write_file(w, bx_arena_printf(&w->a, "%s/%s", w->out_dir, file), buf, size);
             free(buf);
             w->parts[p].file = file;
@@ -1603,30 +1778,16 @@ static int write_part(sw *w, int p)
 
 /* ---- plan.json --------------------------------------------------------------------- */
 
-static void json_str(bx_strbuf *b, const char *s)
-{
-    bx_sb_printf(b, "\"");
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        if (*p == '"' || *p == '\\')
-            bx_sb_printf(b, "\\%c", *p);
-        else if (*p < 0x20)
-            bx_sb_printf(b, "\\u%04x", *p);
-        else
-            bx_sb_printf(b, "%c", *p);
-    }
-    bx_sb_printf(b, "\"");
-}
-
 static void json_tensor(sw *w, bx_strbuf *b, val v)
 {
     const byoc_tensor_type *t = val_type(w, v);
     bx_sb_printf(b, "\"name\": ");
-    json_str(b, name_of(&w->nm, v));
+    bx_json_str(b, name_of(&w->nm, v));
     bx_sb_printf(b, ", \"dtype\": ");
     if (t->dtype == BYOC_DT_VOID)
         bx_sb_printf(b, "null");
     else
-        json_str(b, byoc_dtype_name(t->dtype));
+        bx_json_str(b, byoc_dtype_name(t->dtype));
     bx_sb_printf(b, ", \"shape\": ");
     if (t->rank < 0) {
         bx_sb_printf(b, "null");
@@ -1639,7 +1800,7 @@ static void json_tensor(sw *w, bx_strbuf *b, val v)
         if (t->dims[k] >= 0)
             bx_sb_printf(b, "%lld", (long long)t->dims[k]);
         else if (t->dims[k] <= -2)
-            json_str(b, byoc_graph_symbol_name(w->g, (int)(-2 - t->dims[k])));
+            bx_json_str(b, byoc_graph_symbol_name(w->g, (int)(-2 - t->dims[k])));
         else
             bx_sb_printf(b, "null");
     }
@@ -1651,10 +1812,10 @@ static int write_plan(sw *w, const char *model_path)
     const byoc_result *r = w->r;
     bx_strbuf b = {0};
     bx_sb_printf(&b, "{\n  \"version\": 1,\n  \"model\": ");
-    json_str(&b, model_path);
+    bx_json_str(&b, model_path);
     bx_sb_printf(&b, ",\n  \"model_format\": \"%s\"", w->src ? "onnx" : "relay");
     bx_sb_printf(&b, ",\n  \"strategy\": ");
-    json_str(&b, r->strategy);
+    bx_json_str(&b, r->strategy);
     bx_sb_printf(&b, ",\n  \"cost_us\": %.6g,\n  \"inputs\": [", r->cost * 1e6);
     int ni = 0;
     for (int x = 0; x < w->n; x++)
@@ -1680,14 +1841,14 @@ static int write_plan(sw *w, const char *model_path)
         for (int i = 0; i < P->nnodes; i++)
             calls += byoc_node_kind_of(w->g, P->nodes[i]) == BYOC_N_CALL;
         bx_sb_printf(&b, "%s\n    {\"file\": ", p ? "," : "");
-        json_str(&b, w->parts[p].file);
+        bx_json_str(&b, w->parts[p].file);
         bx_sb_printf(&b, ", \"target\": ");
-        json_str(&b, P->target->name);
+        bx_json_str(&b, P->target->name);
         bx_sb_printf(&b, ", \"device\": ");
-        json_str(&b, P->device ? P->device->name : NULL);
+        bx_json_str(&b, P->device ? P->device->name : NULL);
         bx_sb_printf(&b, ", \"runtime\": ");
         if (w->parts[p].runtime)
-            json_str(&b, w->parts[p].runtime);
+            bx_json_str(&b, w->parts[p].runtime);
         else
             bx_sb_printf(&b, "null");
         bx_sb_printf(&b, ", \"calls\": %d, \"cost_us\": %.6g,\n     \"model_nodes\": %d, "
@@ -1696,13 +1857,13 @@ static int write_plan(sw *w, const char *model_path)
         for (int i = 0; i < w->parts[p].in.n; i++) {
             if (i)
                 bx_sb_printf(&b, ", ");
-            json_str(&b, name_of(&w->nm, w->parts[p].in.v[i]));
+            bx_json_str(&b, name_of(&w->nm, w->parts[p].in.v[i]));
         }
         bx_sb_printf(&b, "],\n     \"outputs\": [");
         for (int i = 0; i < w->parts[p].out.n; i++) {
             if (i)
                 bx_sb_printf(&b, ", ");
-            json_str(&b, name_of(&w->nm, w->parts[p].out.v[i]));
+            bx_json_str(&b, name_of(&w->nm, w->parts[p].out.v[i]));
         }
         bx_sb_printf(&b, "]}");
     }
@@ -1772,8 +1933,8 @@ static void remove_tree(const char *dir, sw *w)
     for (int p = 0; p < w->np; p++)
         if (w->parts && w->parts[p].file)
             unlink(bx_arena_printf(&w->a, "%s/%s", dir, w->parts[p].file));
-    for (size_t i = 0; i < w->links.n; i++)
-        unlink(bx_arena_printf(&w->a, "%s/%s", dir, (const char *)w->links.entries[i].val));
+    for (size_t i = 0; i < w->links->n; i++)
+        unlink(bx_arena_printf(&w->a, "%s/%s", dir, (const char *)w->links->entries[i].val));
     unlink(bx_arena_printf(&w->a, "%s/plan.json", dir));
     rmdir(dir);
 }
@@ -1801,6 +1962,98 @@ static int onnx_pass(const byoc_lower_ctx *cx, void *user, byoc_error *err)
 #endif
 }
 
+/* What every placement of one model shares: the names, and for an ONNX
+ * model its file, read again, checked to be the one the graph came from,
+ * and unpacked.  *data holds the file's bytes until model_close. */
+static int model_open(sw *w, const byoc_graph *g, const char *model_path, void **data,
+                      byoc_error *err)
+{
+    memset(w, 0, sizeof *w);
+    w->g = g;
+    w->err = err;
+    w->src = g->onnx;
+    w->n = byoc_graph_node_count(g);
+    w->only = -1;
+    bx_arena_init(&w->a);
+    bx_hash_init(&w->inits);
+    bx_hash_init(&w->links_own);
+    w->links = &w->links_own;
+    w->links_arena = &w->a;
+    *data = NULL;
+    if (names_build(&w->nm, g, &w->a, err) != 0) {
+        w->nm.bn = NULL;
+        return -1;
+    }
+    /* The builder's names ("byoc.p3.7") must be no tensor's of the model. */
+    w->temp_base = "byoc";
+    for (bool clash = true; clash;) {
+        clash = false;
+        size_t bl = strlen(w->temp_base);
+        for (size_t i = 0; i < w->nm.taken.n && !clash; i++) {
+            const char *t = w->nm.taken.entries[i].key;
+            clash = strncmp(t, w->temp_base, bl) == 0 && strncmp(t + bl, ".p", 2) == 0;
+        }
+        if (clash)
+            w->temp_base = bx_arena_printf(&w->a, "%s_", w->temp_base);
+    }
+#ifndef HAVE_ONNX
+    (void)model_path;
+    return fail(w, "byoc was built without ONNX support");
+#else
+    if (!w->src)
+        return 0;
+    size_t size = 0;
+    if (!model_path)
+        return fail(w, "writing ONNX from an ONNX model needs the model's file");
+    if (!(*data = bx_read_file(model_path, &size, err)))
+        return -1;
+    if (bx_onnx_hash(*data, size) != w->src->hash || size != w->src->size)
+        return fail(w, "'%s' is not the model that was read (it changed since)", model_path);
+    if (!(w->mp = onnx__model_proto__unpack(NULL, size, *data)) || !w->mp->graph)
+        return fail(w, "'%s': cannot read the ONNX model again", model_path);
+    w->nonnx = (int)w->mp->graph->n_node;
+    if (w->nonnx != w->src->nnodes)
+        return fail(w, "'%s' is not the model that was read", model_path);
+    for (size_t k = 0; k < w->mp->graph->n_initializer; k++)
+        bx_hash_put(&w->inits, w->mp->graph->initializer[k]->name, w->mp->graph->initializer[k]);
+    const char *slash = strrchr(model_path, '/');
+    w->data_dir = slash ? bx_arena_printf(&w->a, "%.*s", (int)(slash - model_path), model_path)
+                        : ".";
+    return 0;
+#endif
+}
+
+static void model_close(sw *w, void *data)
+{
+#ifdef HAVE_ONNX
+    if (w->mp)
+        onnx__model_proto__free_unpacked(w->mp, NULL);
+#endif
+    free(data);
+    if (w->nm.bn)
+        names_free(&w->nm);
+    bx_hash_free(&w->inits);
+    bx_hash_free(&w->links_own);
+    bx_arena_free(&w->a);
+}
+
+#ifdef HAVE_ONNX
+/* Once the placement is set: which model nodes are written as themselves,
+ * and the per-node state of writing them. */
+static void placement_prepare(sw *w)
+{
+    if (!w->mp)
+        return;
+    choose_verbatim(w);
+    size_t sz = sizeof(int) * (size_t)(w->nonnx + 1);
+    w->inc = memset(bx_arena_alloc(&w->a, sz), 0, sz);
+    w->visiting = memset(bx_arena_alloc(&w->a, sz), 0, sz);
+    w->check_ok = memset(bx_arena_alloc(&w->a, sz), 0, sz);
+    w->check_bad = memset(bx_arena_alloc(&w->a, sz), 0, sz);
+    w->decided = memset(bx_arena_alloc(&w->a, (size_t)w->nonnx + 1), 0, (size_t)w->nonnx + 1);
+}
+#endif
+
 static int split(const byoc_result *r, const char *model_path, const char *dir,
                  const byoc_onnx_write_options *o, byoc_error *err)
 {
@@ -1809,73 +2062,20 @@ static int split(const byoc_result *r, const char *model_path, const char *dir,
     if (!err)
         err = &local;
     sw w;
-    memset(&w, 0, sizeof w);
+    void *data;
+    int rc = model_open(&w, r->graph, model_path, &data, err);
     w.r = r;
-    w.g = r->graph;
-    w.err = err;
-    w.src = w.g->onnx;
     w.rewrite = o && o->rewrite;
-    w.n = byoc_graph_node_count(w.g);
     w.np = r->npartitions;
-    bx_arena_init(&w.a);
-    bx_hash_init(&w.inits);
-    bx_hash_init(&w.links);
-    bool named = names_build(&w.nm, w.g, &w.a, err) == 0;
-    /* The builder's names ("byoc.p3.7") must be no tensor's of the model. */
-    w.temp_base = "byoc";
-    for (bool clash = named; clash;) {
-        clash = false;
-        size_t bl = strlen(w.temp_base);
-        for (size_t i = 0; i < w.nm.taken.n && !clash; i++) {
-            const char *t = w.nm.taken.entries[i].key;
-            clash = strncmp(t, w.temp_base, bl) == 0 && strncmp(t + bl, ".p", 2) == 0;
-        }
-        if (clash)
-            w.temp_base = bx_arena_printf(&w.a, "%s_", w.temp_base);
-    }
+    w.node_part = r->node_partition;
+    w.P = r->partitions;
     w.parts = BX_NEWN(&w.a, part, w.np + 1);
     memset(w.parts, 0, sizeof *w.parts * (size_t)(w.np + 1));
-    int rc = named ? 0 : -1;
-    void *data = NULL;
-    size_t size = 0;
+#ifdef HAVE_ONNX
     bool made_dir = false;
     const char *tmp = NULL;
-#ifndef HAVE_ONNX
-    (void)model_path;
-    rc = fail(&w, "byoc was built without ONNX support");
-#else
-    if (rc == 0 && w.src) {
-        if (!model_path) {
-            rc = fail(&w, "writing ONNX from an ONNX model needs the model's file");
-        } else if (!(data = bx_read_file(model_path, &size, err))) {
-            rc = -1;
-        } else if (bx_onnx_hash(data, size) != w.src->hash || size != w.src->size) {
-            rc = fail(&w, "'%s' is not the model that was read (it changed since)", model_path);
-        } else if (!(w.mp = onnx__model_proto__unpack(NULL, size, data)) || !w.mp->graph) {
-            rc = fail(&w, "'%s': cannot read the ONNX model again", model_path);
-        } else {
-            w.nonnx = (int)w.mp->graph->n_node;
-            if (w.nonnx != w.src->nnodes)
-                rc = fail(&w, "'%s' is not the model that was read", model_path);
-            for (size_t k = 0; rc == 0 && k < w.mp->graph->n_initializer; k++)
-                bx_hash_put(&w.inits, w.mp->graph->initializer[k]->name,
-                            w.mp->graph->initializer[k]);
-            const char *slash = strrchr(model_path, '/');
-            w.data_dir = slash ? bx_arena_printf(&w.a, "%.*s", (int)(slash - model_path),
-                                                 model_path)
-                               : ".";
-            if (rc == 0) {
-                choose_verbatim(&w);
-                size_t sz = sizeof(int) * (size_t)(w.nonnx + 1);
-                w.inc = memset(bx_arena_alloc(&w.a, sz), 0, sz);
-                w.visiting = memset(bx_arena_alloc(&w.a, sz), 0, sz);
-                w.check_ok = memset(bx_arena_alloc(&w.a, sz), 0, sz);
-                w.check_bad = memset(bx_arena_alloc(&w.a, sz), 0, sz);
-                w.decided = memset(bx_arena_alloc(&w.a, (size_t)w.nonnx + 1), 0,
-                                   (size_t)w.nonnx + 1);
-            }
-        }
-    }
+    if (rc == 0)
+        placement_prepare(&w);
     if (rc == 0)
         rc = boundaries(&w);
     if (rc == 0 && w.mp)
@@ -1915,20 +2115,15 @@ static int split(const byoc_result *r, const char *model_path, const char *dir,
         rc = fail(&w, "cannot rename '%s' to '%s': %s", tmp, dir, strerror(errno));
     if (rc != 0 && made_dir)
         remove_tree(tmp, &w);
-    if (w.mp)
-        onnx__model_proto__free_unpacked(w.mp, NULL);
+#else
+    (void)dir;
 #endif
-    free(data);
     for (int p = 0; p < w.np; p++) {
         tl_free(&w.parts[p].in);
         tl_free(&w.parts[p].out);
     }
     tl_free(&w.model_out);
-    if (named)
-        names_free(&w.nm);
-    bx_hash_free(&w.inits);
-    bx_hash_free(&w.links);
-    bx_arena_free(&w.a);
+    model_close(&w, data);
     return rc;
 }
 
@@ -1955,12 +2150,177 @@ int byoc_onnx_set_file(const byoc_lower_ctx *cx, const char *file, byoc_error *e
                                       "name the file of its partition (a name without '/')");
         return -1;
     }
-    for (size_t i = 0; i < w->links.n; i++)
-        if (strcmp(w->links.entries[i].val, file) == 0 || strcmp(file, "plan.json") == 0) {
+    for (size_t i = 0; i < w->links->n; i++)
+        if (strcmp(w->links->entries[i].val, file) == 0 || strcmp(file, "plan.json") == 0) {
             bx_error_set(err, NULL, 0, 0, "byoc_onnx_set_file: '%s' is a name the writer uses",
                          file);
             return -1;
         }
     w->parts[cx->part->index].file = bx_arena_strdup(&w->a, file);
     return 0;
+}
+
+/* ---- kernels: one node set at a time ------------------------------------------------- */
+
+struct bx_kernel_writer {
+    sw base;                    /* the model, its names; no placement */
+    void *data;
+    int *node_part;             /* 1 on the kernel being written, 0 other calls, -1 the rest */
+    int *all;                   /* every node: part 0's list (boundaries skips part 1's) */
+};
+
+bx_kernel_writer *bx_kernel_writer_open(const byoc_graph *g, const char *model_path,
+                                        const char *out_dir, uint64_t seed, bool rewrite,
+                                        byoc_error *err)
+{
+    bx_kernel_writer *k = calloc(1, sizeof *k);
+    if (!k)
+        bx_oom();
+    sw *w = &k->base;
+    if (model_open(w, g, model_path, &k->data, err) < 0) {
+        model_close(w, k->data);
+        free(k);
+        return NULL;
+    }
+    w->out_dir = out_dir;
+    w->rewrite = rewrite;
+#ifdef HAVE_ONNX
+    w->rd = bx_random_data_create(out_dir, seed);
+#else
+    (void)seed;
+#endif
+    k->node_part = malloc(sizeof *k->node_part * (size_t)(w->n + 1));
+    k->all = malloc(sizeof *k->all * (size_t)(w->n + 1));
+    if (!k->node_part || !k->all)
+        bx_oom();
+    w->node_part = k->node_part;
+    for (int x = 0; x < w->n; x++) {
+        k->node_part[x] = byoc_node_kind_of(g, x) == BYOC_N_CALL ? 0 : -1;
+        k->all[x] = x;
+    }
+    return k;
+}
+
+/* A copy of a hash table (its keys shared). */
+static void hash_copy(bx_hash *to, const bx_hash *from)
+{
+    *to = *from;
+    to->slots = NULL;
+    to->entries = NULL;
+    if (from->cap) {
+        if (!(to->slots = malloc(sizeof *to->slots * from->cap)))
+            bx_oom();
+        memcpy(to->slots, from->slots, sizeof *to->slots * from->cap);
+    }
+    if (from->entries_cap) {
+        if (!(to->entries = malloc(sizeof *to->entries * from->entries_cap)))
+            bx_oom();
+        memcpy(to->entries, from->entries, sizeof *to->entries * from->n);
+    }
+}
+
+int bx_kernel_writer_write(bx_kernel_writer *k, const int *nodes, int n,
+                           const byoc_target_decl *t, const char *file, const char *graph_name,
+                           bx_arena *a, bx_kernel_input **in, int *nin, byoc_error *err)
+{
+    byoc_error_clear(err);
+    *in = NULL;
+    *nin = 0;
+#ifndef HAVE_ONNX
+    (void)k, (void)nodes, (void)n, (void)t, (void)file, (void)graph_name, (void)a;
+    bx_error_set(err, NULL, 0, 0, "byoc was built without ONNX support");
+    return -1;
+#else
+    /* Everything this kernel needs lives in its own arena and tables,
+     * freed before the next: the model and its names are shared, the
+     * names made up here are not (a copy of the table of those taken). */
+    sw w = k->base;
+    w.err = err;
+    w.fatal = false;
+    bx_arena_init(&w.a);
+    hash_copy(&w.nm.taken, &k->base.nm.taken);
+    w.nm.a = &w.a;
+    const byoc_registry *reg = byoc_graph_registry(w.g);
+    byoc_partition P[2];
+    memset(P, 0, sizeof P);
+    P[0].target = P[1].target = t;
+    P[0].device = P[1].device = byoc_target_device(reg, t);
+    P[0].nnodes = w.n;
+    P[0].nodes = k->all;
+    P[1].nnodes = n;
+    P[1].nodes = nodes;
+    w.P = P;
+    w.np = 2;
+    w.only = 1;
+    w.parts = BX_NEWN(&w.a, part, 3);
+    memset(w.parts, 0, sizeof *w.parts * 3);
+    w.parts[1].file = file;
+    w.parts[1].graph_name = graph_name;
+    memset(&w.model_out, 0, sizeof w.model_out);
+    for (int i = 0; i < n; i++)
+        k->node_part[nodes[i]] = 1;
+    placement_prepare(&w);
+    int rc = boundaries(&w);
+    if (rc == 0 && w.mp)
+        plan_parts(&w);
+    if (rc == 0)
+        outputs(&w);
+    if (rc == 0 && w.parts[1].out.n == 0)
+        rc = fail(&w, "the kernel computes nothing the model reads");
+    if (rc == 0)
+        rc = write_part(&w, 1);
+    if (rc == 0) {
+        const part *pt = &w.parts[1];
+        *in = BX_NEWN(a, bx_kernel_input, pt->in.n + 1);
+        for (int i = 0; i < pt->in.n; i++) {
+            (*in)[i].name = name_of(&w.nm, pt->in.v[i]);
+            (*in)[i].type = val_type(&w, pt->in.v[i]);
+        }
+        *nin = pt->in.n;
+    }
+    for (int i = 0; i < n; i++)
+        k->node_part[nodes[i]] = byoc_node_kind_of(w.g, nodes[i]) == BYOC_N_CALL ? 0 : -1;
+    for (int p = 0; p < 2; p++) {
+        tl_free(&w.parts[p].in);
+        tl_free(&w.parts[p].out);
+    }
+    tl_free(&w.model_out);
+    bx_hash_free(&w.nm.taken);
+    bx_arena_free(&w.a);
+    if (rc == 0)
+        return 0;
+    if (!err->msg[0])
+        bx_error_set(err, NULL, 0, 0, "the kernel could not be written");
+    return w.fatal ? -1 : 1;
+#endif
+}
+
+int bx_kernel_writer_finish(bx_kernel_writer *k, byoc_error *err)
+{
+#ifdef HAVE_ONNX
+    return bx_random_data_finish(k->base.rd, err);
+#else
+    (void)k;
+    (void)err;
+    return 0;
+#endif
+}
+
+void bx_kernel_writer_close(bx_kernel_writer *k, bool remove)
+{
+    if (!k)
+        return;
+    sw *w = &k->base;
+    if (remove)
+        for (size_t i = 0; i < w->links->n; i++)
+            unlink(bx_arena_printf(&w->a, "%s/%s", w->out_dir,
+                                   (const char *)w->links->entries[i].val));
+#ifdef HAVE_ONNX
+    if (w->rd)
+        bx_random_data_destroy(w->rd, remove);
+#endif
+    free(k->node_part);
+    free(k->all);
+    model_close(w, k->data);
+    free(k);
 }

@@ -70,6 +70,10 @@ int bx_utf8_len(const unsigned char *s);
  * platform's NaN ("n/a", "inf").  Returns buf. */
 const char *bx_fmt_us(char *buf, size_t size, double seconds);
 
+/* s as a JSON string, quotes and escapes added, appended to b (plan.json,
+ * kernels.json); NULL is "". */
+void bx_json_str(bx_strbuf *b, const char *s);
+
 /* ---- relay_module.c ------------------------------------------------------ */
 
 /* One kernel, nodes[0..n) of g (ascending), as a standalone Relay
