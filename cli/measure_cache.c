@@ -421,6 +421,34 @@ const mcache_entry *mcache_find(const mcache *c, const char *runner, const char 
 
 /* ---- appending -------------------------------------------------------------------------- */
 
+/* Truncate the file after its last newline; returns its size then (-1
+ * when it cannot be read). */
+static off_t drop_cut_line(int fd)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return -1;
+    off_t end = st.st_size;
+    char buf[4096];
+    while (end > 0) {
+        off_t from = end > (off_t)sizeof buf ? end - (off_t)sizeof buf : 0;
+        ssize_t n = pread(fd, buf, (size_t)(end - from), from);
+        if (n != end - from)
+            return -1;
+        for (ssize_t i = n; i > 0; i--)
+            if (buf[i - 1] == '\n') {
+                off_t keep = from + i;
+                if (keep != st.st_size && ftruncate(fd, keep) != 0)
+                    return -1;
+                return keep;
+            }
+        end = from;
+    }
+    if (st.st_size != 0 && ftruncate(fd, 0) != 0)
+        return -1;
+    return 0;
+}
+
 int mcache_append(mcache *c, const char *runner, const char *device, const char *target,
                   const char *signature, double seconds, const char *note, char *err,
                   size_t errsize)
@@ -452,17 +480,13 @@ int mcache_append(mcache *c, const char *runner, const char *device, const char 
         free(line);
         return -1;
     }
-    /* A new file gets the header; one whose last write was cut short gets
-     * the newline it lacks, so this line stays a line of its own. */
-    struct stat st;
+    /* A new file gets the header.  Every writer ends its line with a
+     * newline while it holds the lock, so a file that does not end in one
+     * now holds a line cut short by a writer that died: it goes. */
     const char *pre = "";
-    if (fstat(c->fd, &st) == 0) {
-        char last = '\n';
-        if (st.st_size == 0)
-            pre = HEADER;
-        else if (pread(c->fd, &last, 1, st.st_size - 1) == 1 && last != '\n')
-            pre = "\n";
-    }
+    off_t size = drop_cut_line(c->fd);
+    if (size == 0)
+        pre = HEADER;
     size_t plen = strlen(pre), llen = strlen(line);
     char *all = malloc(plen + llen + 1);
     if (all) {

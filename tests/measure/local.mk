@@ -7,3 +7,6 @@ tests_measure_runner_driver_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/cli
 tests_measure_runner_driver_LDADD = -lm
 TESTS += tests/measure/runner.sh
 EXTRA_DIST += tests/measure/runner.sh
+# The command end to end with fake runners, on a Relay example.
+TESTS += tests/measure/measure.sh
+EXTRA_DIST += tests/measure/measure.sh
