@@ -102,3 +102,14 @@ EXTRA_DIST += bench/onnx_out.sh
 bench-onnx-out: cli/byoc$(EXEEXT) bench/gen_model$(EXEEXT) bench/runstat$(EXEEXT)
 	@BYOC=./cli/byoc$(EXEEXT) GEN_MODEL=./bench/gen_model$(EXEEXT) \
 	  RUNSTAT=./bench/runstat$(EXEEXT) OUTDIR=bench/onnx_out.d $(SHELL) $(srcdir)/bench/onnx_out.sh
+
+# byoc measure --runner onnxruntime on resnet50 and mobilenet: first run,
+# second run from the cache, and the table's coverage (bench/measure.sh).
+.PHONY: bench-measure
+bench-measure: cli/byoc$(EXEEXT)
+	@sh $(srcdir)/bench/measure.sh BYOC=./cli/byoc SHARED=$(SHARED_MODELS)
+EXTRA_DIST += bench/measure.sh
+clean-local: clean-bench-measure
+.PHONY: clean-bench-measure
+clean-bench-measure:
+	-rm -rf bench/measure.d

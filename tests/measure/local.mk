@@ -10,3 +10,7 @@ EXTRA_DIST += tests/measure/runner.sh
 # The command end to end with fake runners, on a Relay example.
 TESTS += tests/measure/measure.sh
 EXTRA_DIST += tests/measure/measure.sh
+# --runner onnxruntime on collage_mobilenet (skipped without node,
+# onnxruntime-node or the shared models).
+TESTS += tests/measure/onnxruntime.sh
+EXTRA_DIST += tests/measure/onnxruntime.sh
