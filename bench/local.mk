@@ -103,6 +103,12 @@ bench-onnx-out: cli/byoc$(EXEEXT) bench/gen_model$(EXEEXT) bench/runstat$(EXEEXT
 	@BYOC=./cli/byoc$(EXEEXT) GEN_MODEL=./bench/gen_model$(EXEEXT) \
 	  RUNSTAT=./bench/runstat$(EXEEXT) OUTDIR=bench/onnx_out.d $(SHELL) $(srcdir)/bench/onnx_out.sh
 
+# The analytic model against published latencies: the table of
+# doc/cost-model.md.
+bench-calibrate: cli/byoc$(EXEEXT)
+	@sh $(srcdir)/bench/calibrate/compare.sh ./cli/byoc $(SHARED_MODELS)
+.PHONY: bench-calibrate
+
 # byoc measure --runner onnxruntime on resnet50 and mobilenet: first run,
 # second run from the cache, and the table's coverage (bench/measure.sh).
 .PHONY: bench-measure

@@ -102,6 +102,10 @@ static const char usage_text[] =
     "                           every target of the first device with a native\n"
     "                           target)\n"
     "  --option T:NAME=VALUE    set an option of target T (repeatable)\n"
+    "  --device-param D:KEY=VALUE\n"
+    "                           change a cost parameter of device D: flops.DTYPE,\n"
+    "                           bandwidth, launch, inner_launch, units or grain\n"
+    "                           (repeatable; see doc/cost-model.md)\n"
     "  --search S               optimal (default), greedy, or single:T\n"
     "  --cost C                 analytic (default) or table:FILE (a CSV of\n"
     "                           measured kernels; others fall back to analytic)\n"
@@ -362,6 +366,14 @@ static int parse_cli(byoc_registry *reg, cli_opts *c, int argc, char **argv, uns
             if (!(v = opt_value(argc, argv, &i, "--option")))
                 return 2;
             if (byoc_registry_set_option_spec(reg, v, &err) != 0) {
+                print_error(&err);
+                return 2;
+            }
+        } else if ((allowed & OPT_OPTION) && opt_is(a, "--device-param", NULL)) {
+            byoc_error err;
+            if (!(v = opt_value(argc, argv, &i, "--device-param")))
+                return 2;
+            if (byoc_registry_set_device_spec(reg, v, &err) != 0) {
                 print_error(&err);
                 return 2;
             }
@@ -1155,6 +1167,13 @@ static int cmd_targets(byoc_registry *reg, int argc, char **argv)
         print_si(f, dev->bandwidth, "B/s");
         fprintf(f, "; launch ");
         print_seconds(f, dev->launch);
+        if (dev->inner_launch > 0) {
+            fprintf(f, " (inner ");
+            print_seconds(f, dev->inner_launch);
+            fputc(')', f);
+        }
+        if (dev->units > 0)
+            fprintf(f, "; %d units, grain %.4g FLOP", dev->units, dev->grain);
         fputc('\n', f);
         for (int i = 0; i < byoc_registry_target_count(reg); i++) {
             const byoc_target_decl *t = byoc_registry_target_at(reg, i);
@@ -1572,6 +1591,7 @@ static int run(int argc, char **argv, const char **plugins, int nplugins, void *
     } cmds[] = {
         {"info", cmd_info},       {"partition", cmd_partition}, {"compare", cmd_compare},
         {"explain", cmd_explain}, {"matches", cmd_matches}, {"kernels", cmd_kernels},     {"targets", cmd_targets},
+        {"cost", cmd_cost},
         {"measure", cmd_measure},
     };
     size_t k = 0;

@@ -264,6 +264,8 @@ static void check_params(compilation *c, decl *d, const char *const *keys, int n
         double v = number(c, p->value, p->key);
         if (!isnan(v) && !(v >= 0))
             ERR(p->value->at, "%s must not be negative", p->key);
+        else if (!isnan(v) && !strcmp(p->key, "units") && !(v == floor(v) && v <= 1e6))
+            ERR(p->value->at, "units must be a whole number of at most 1000000");
         if (p->sub) {
             int dt = byoc_dtype_lookup(p->sub);
             if (dt <= 0) {
@@ -2103,8 +2105,9 @@ int check(compilation *c)
             switch (d->kind) {
             case D_OP: check_op(c, d); break;
             case D_DEVICE: {
-                static const char *const keys[] = {"flops", "bandwidth", "launch"};
-                check_params(c, d, keys, 3);
+                static const char *const keys[] = {"flops",  "bandwidth", "launch",
+                                                   "units",  "grain",      "inner_launch"};
+                check_params(c, d, keys, 6);
                 break;
             }
             case D_LINK: check_link(c, d); break;

@@ -286,16 +286,26 @@ static void emit_devices(emitter *em, file_ast *f, int *ndev, int *nlinks)
             fprintf(em->out, "};\n");
             peaks = bx_arena_printf(A, "pk%d", id);
         }
-        double bw = 0, launch = 0;
+        double bw = 0, launch = 0, units = 0, grain = 0, inner = 0;
         for (int k = 0; k < d->params.n; k++) {
             param_ast *p = d->params.v[k];
             if (!p->sub && !strcmp(p->key, "bandwidth"))
                 bw = param_value(em->c, p->value);
             if (!p->sub && !strcmp(p->key, "launch"))
                 launch = param_value(em->c, p->value);
+            if (!p->sub && !strcmp(p->key, "units"))
+                units = param_value(em->c, p->value);
+            if (!p->sub && !strcmp(p->key, "grain"))
+                grain = param_value(em->c, p->value);
+            if (!p->sub && !strcmp(p->key, "inner_launch"))
+                inner = param_value(em->c, p->value);
         }
-        sb_printf(&table, "    { .name = %s, .npeaks = %d, .peaks = %s, .bandwidth = %s, .launch = %s },\n",
+        sb_printf(&table, "    { .name = %s, .npeaks = %d, .peaks = %s, .bandwidth = %s, .launch = %s",
                   cstr(em, d->name), npeaks, peaks, cdouble(em, bw), cdouble(em, launch));
+        if (units > 0 || grain > 0 || inner > 0)
+            sb_printf(&table, ",\n      .units = %d, .grain = %s, .inner_launch = %s", (int)units,
+                      cdouble(em, grain), cdouble(em, inner));
+        sb_printf(&table, " },\n");
         n++;
     }
     if (n) {

@@ -53,6 +53,7 @@
 #include "die.h"
 #include "errfmt.h"
 #include "hash.h"
+#include "number.h"
 #include "strbuf.h"
 
 const char *byoc_cost_source_name(byoc_cost_source s)
@@ -691,62 +692,6 @@ static int csv_read_record(csv *r, csv_record *rec)
 /* Seconds: a non-negative decimal ("12", "1.5e-6", ".5") or "inf".  The
  * text is checked here and converted by strtod with the locale's decimal
  * point put in, so a program that set LC_NUMERIC reads the same file. */
-static int parse_seconds(const char *s, double *out, const char **why)
-{
-    const char *p = s;
-    bool neg = *p == '-';
-    if (*p == '+' || *p == '-')
-        p++;
-    if (!strcasecmp(p, "inf") || !strcasecmp(p, "infinity")) {
-        *out = INFINITY;
-    } else {
-        size_t digits = strspn(p, "0123456789");
-        const char *q = p + digits;
-        if (*q == '.') {
-            size_t frac = strspn(q + 1, "0123456789");
-            digits += frac;
-            q += 1 + frac;
-        }
-        if (digits && (*q == 'e' || *q == 'E')) {
-            const char *e = q + 1 + (q[1] == '+' || q[1] == '-');
-            size_t ed = strspn(e, "0123456789");
-            q = ed ? e + ed : q;
-        }
-        if (!digits || *q) {
-            *why = "not a number";
-            return -1;
-        }
-        const char *dp = localeconv()->decimal_point;
-        size_t n = strlen(s), dpl = strlen(dp);
-        char *buf = malloc(n + dpl + 1), *w = buf;
-        if (!buf)
-            bx_oom();
-        for (const char *c = s; *c; c++) {
-            if (*c == '.') {
-                memcpy(w, dp, dpl);
-                w += dpl;
-            } else {
-                *w++ = *c;
-            }
-        }
-        *w = 0;
-        errno = 0;
-        *out = strtod(buf, NULL);
-        int range = errno == ERANGE;
-        free(buf);
-        if (range) {
-            *why = "out of range";
-            return -1;
-        }
-    }
-    if (neg && *out != 0) {
-        *why = "negative";
-        return -1;
-    }
-    *out = fabs(*out);   /* "-0" is zero */
-    return 0;
-}
-
 static bool is_header(const csv_record *rec)
 {
     return rec->nfields == 3 && !strcmp(rec->text[0].s, "target")
@@ -766,7 +711,7 @@ static int table_add(byoc_cost_table *t, const csv *r, const csv_record *rec)
     double sec;
     const char *why = NULL;
     const char *num = rec->text[2].s;
-    if (parse_seconds(num, &sec, &why)) {
+    if (bx_parse_nonneg(num, &sec, &why)) {
         bx_error_set(r->err, r->name, rec->line, rec->col[2],
                      "bad time '%s': %s (expected seconds, a non-negative decimal or inf)", num,
                      why);
@@ -978,13 +923,13 @@ static bx_estimate price(bx_estimator *e, const byoc_kernel *k)
         r.source = BYOC_COST_TABLE;
         return r;
     }
-    bx_kernel_io io;
-    if (bx_kernel_measure(e->g, k->nodes, k->nnodes, &io)) {
+    /* A graph compiler runs its kernel as its own fusion groups. */
+    bool grouped = byoc_target_fusion(e->reg, k->target) == BYOC_FUSION_ANY;
+    if (bx_cost_kernel(e->g, k->nodes, k->nnodes, k->device, k->efficiency, grouped, &r.seconds,
+                       NULL)) {
         r.seconds = k->device->launch;
         r.source = BYOC_COST_UNKNOWN;
-        return r;
     }
-    r.seconds = bx_cost_roofline(k->device, k->efficiency, &io);
     return r;
 }
 

@@ -6,6 +6,9 @@ runtime_libbyocpart_la_SOURCES += runtime/estimate.c runtime/estimate.h
 # a target refined by a child) and links the partitioner's library.
 check_PROGRAMS += tests/estimate/test_estimate
 TESTS += tests/estimate/test_estimate
+# The analytic model against published latencies (doc/cost-model.md).
+TESTS += tests/estimate/calibration.sh
+EXTRA_DIST += tests/estimate/calibration.sh bench/calibrate/compare.sh bench/calibrate/encoder.py
 EXTRA_DIST += tests/estimate/estimate_spec.byoc
 CLEANFILES += tests/estimate/estimate_spec.c tests/estimate/estimate_spec.h
 tests/estimate/estimate_spec.c: $(BYOCC_BUILT) lib/relay.byoc

@@ -8,6 +8,7 @@ runtime_libbyocutil_la_SOURCES = \
 	runtime/error.c \
 	runtime/file.c runtime/file.h \
 	runtime/hash.c runtime/hash.h \
+	runtime/number.c runtime/number.h \
 	runtime/strbuf.c runtime/strbuf.h \
 	runtime/value.c \
 	runtime/values.h

@@ -10,6 +10,7 @@
  * lookup.  Walks up a refinement chain are bounded by the number of
  * targets, so even a parent cycle that check has not yet reported ends. */
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include "die.h"
 #include "errfmt.h"
 #include "hash.h"
+#include "number.h"
 #include "values.h"
 
 /* A registered op or device, with the module that brought it, for errors
@@ -56,6 +58,10 @@ struct byoc_registry {
     bx_entry *devices;
     int ndevices, capdevices;
     bx_hash device_names;
+    /* Per device, once byoc_registry_set_device_spec changed it: the
+     * registry's own copy (its peaks follow it in the same block), which
+     * devices[i].decl then points to. */
+    byoc_device_decl **own_devices;
     const byoc_link_decl **links;
     int nlinks, caplinks;
     bx_target *targets;
@@ -186,6 +192,9 @@ void byoc_registry_destroy(byoc_registry *reg)
     }
     free(reg->targets);
     free(reg->links);
+    for (int i = 0; reg->own_devices && i < reg->ndevices; i++)
+        free(reg->own_devices[i]);
+    free(reg->own_devices);
     free(reg->devices);
     free(reg->ops);
     free(reg->mods);
@@ -312,8 +321,17 @@ int byoc_registry_add(byoc_registry *reg, const byoc_module_decl *mod, byoc_erro
         put_index(&reg->op_names, mod->ops[i].name, reg->nops);
         reg->nops++;
     }
+    int oldcap = reg->capdevices;
     reg->devices = grow_array(reg->devices, &reg->capdevices, reg->ndevices + mod->ndevices,
                               sizeof(*reg->devices));
+    if (reg->own_devices && reg->capdevices > oldcap) {
+        byoc_device_decl **own = realloc(reg->own_devices,
+                                         sizeof *own * ((size_t)reg->capdevices + 1));
+        if (!own)
+            bx_oom();
+        memset(own + oldcap + 1, 0, sizeof *own * (size_t)(reg->capdevices - oldcap));
+        reg->own_devices = own;
+    }
     for (int i = 0; i < mod->ndevices; i++) {
         reg->devices[reg->ndevices] = (bx_entry){&mod->devices[i], mod};
         put_index(&reg->device_names, mod->devices[i].name, reg->ndevices);
@@ -1152,6 +1170,134 @@ int byoc_registry_set_option_spec(byoc_registry *reg, const char *spec, byoc_err
     return rc;
 }
 
+/* ---- device parameters ------------------------------------------------- */
+
+/* A copy of d with room for one more peak, in one block. */
+static byoc_device_decl *copy_device(const byoc_device_decl *d)
+{
+    size_t n = (size_t)d->npeaks;
+    byoc_device_decl *c = malloc(sizeof *c + sizeof(byoc_peak) * (n + 1));
+    if (!c)
+        bx_oom();
+    *c = *d;
+    byoc_peak *peaks = (byoc_peak *)(c + 1);
+    if (n)
+        memcpy(peaks, d->peaks, sizeof *peaks * n);
+    c->peaks = peaks;
+    return c;
+}
+
+int byoc_registry_set_device_spec(byoc_registry *reg, const char *spec, byoc_error *err)
+{
+    static const char *const keys[] = {"flops", "bandwidth", "launch", "inner_launch", "units",
+                                       "grain"};
+    const char *colon = spec ? strchr(spec, ':') : NULL;
+    const char *eq = colon ? strchr(colon, '=') : NULL;
+    if (!reg || !spec || !colon || !eq || colon == spec || eq == colon + 1) {
+        bx_error_set(err, NULL, 0, 0,
+                     "invalid device setting '%s' (expected device:key=value, key one of flops.DTYPE, "
+                     "bandwidth, launch, inner_launch, units, grain)",
+                     spec ? spec : "");
+        return -1;
+    }
+    int k = -1;
+    {
+        char name[256];
+        size_t len = (size_t)(colon - spec);
+        if (len < sizeof name) {
+            memcpy(name, spec, len);
+            name[len] = 0;
+            k = index_of(&reg->device_names, name);
+        }
+    }
+    if (k < 0) {
+        bx_error_set(err, NULL, 0, 0, "unknown device '%.*s' in '%s'", (int)(colon - spec), spec,
+                     spec);
+        return -1;
+    }
+    size_t klen = (size_t)(eq - colon - 1);
+    const char *key = colon + 1, *dot = memchr(key, '.', klen);
+    int which = -1;
+    for (int i = 0; i < 6; i++)
+        if (strlen(keys[i]) == (dot ? (size_t)(dot - key) : klen) &&
+            !strncmp(key, keys[i], strlen(keys[i])))
+            which = i;
+    byoc_dtype dt = BYOC_DT_VOID;
+    if (which == 0) {
+        char dname[64];
+        size_t dl = dot ? klen - (size_t)(dot - key) - 1 : 0;
+        int found = -1;
+        if (dot && dl < sizeof dname) {
+            memcpy(dname, dot + 1, dl);
+            dname[dl] = 0;
+            found = byoc_dtype_lookup(dname);
+        }
+        if (!dot) {
+            bx_error_set(err, NULL, 0, 0, "'%s': a peak is set as flops.DTYPE (flops.float16=1e15)",
+                         spec);
+            return -1;
+        }
+        if (found <= 0) {
+            bx_error_set(err, NULL, 0, 0, "'%s': unknown dtype '%.*s'", spec, (int)dl, dot + 1);
+            return -1;
+        }
+        dt = (byoc_dtype)found;
+    } else if (which < 0 || dot) {
+        bx_error_set(err, NULL, 0, 0,
+                     "'%s': unknown device key '%.*s' (flops.DTYPE, bandwidth, launch, "
+                     "inner_launch, units, grain)",
+                     spec, (int)klen, key);
+        return -1;
+    }
+    double v;
+    const char *why = NULL;
+    if (bx_parse_nonneg(eq + 1, &v, &why) != 0 || (isinf(v) && which != 0)) {
+        bx_error_set(err, NULL, 0, 0, "'%s': bad value '%s': %s", spec, eq + 1,
+                     why ? why : "not finite");
+        return -1;
+    }
+    if (which == 4 && !(v == floor(v) && v <= 1e6)) {
+        bx_error_set(err, NULL, 0, 0, "'%s': units must be a whole number of at most 1000000",
+                     spec);
+        return -1;
+    }
+    if (!reg->own_devices) {
+        reg->own_devices = calloc((size_t)reg->capdevices + 1, sizeof *reg->own_devices);
+        if (!reg->own_devices)
+            bx_oom();
+    }
+    byoc_device_decl *d = reg->own_devices[k];
+    if (!d) {
+        d = reg->own_devices[k] = copy_device(reg->devices[k].decl);
+        reg->devices[k].decl = d;
+    }
+    switch (which) {
+    case 0: {
+        byoc_peak *peaks = (byoc_peak *)d->peaks;
+        int i = 0;
+        while (i < d->npeaks && peaks[i].dtype != dt)
+            i++;
+        if (i == d->npeaks) {
+            byoc_device_decl *grown = copy_device(d);   /* room for one more */
+            free(d);
+            d = reg->own_devices[k] = grown;
+            reg->devices[k].decl = d;
+            peaks = (byoc_peak *)d->peaks;
+            peaks[d->npeaks++] = (byoc_peak){dt, v};
+        } else {
+            peaks[i].flops = v;
+        }
+        break;
+    }
+    case 1: d->bandwidth = v; break;
+    case 2: d->launch = v; break;
+    case 3: d->inner_launch = v; break;
+    case 4: d->units = (int)v; break;
+    case 5: d->grain = v; break;
+    }
+    return 0;
+}
+
 /* ---- dump -------------------------------------------------------------- */
 
 /* One line per fact, two spaces of indent per level, values as the .byoc
@@ -1219,6 +1365,12 @@ static void dump_device(FILE *f, const byoc_device_decl *d)
     dump_number(f, d->bandwidth);
     fputs("\n  launch ", f);
     dump_number(f, d->launch);
+    if (d->units > 0 || d->grain > 0 || d->inner_launch > 0) {
+        fprintf(f, "\n  units %d\n  grain ", d->units);
+        dump_number(f, d->grain);
+        fputs("\n  inner_launch ", f);
+        dump_number(f, d->inner_launch);
+    }
     fputc('\n', f);
 }
 

@@ -48,6 +48,8 @@ EXTRA_DIST += tests/golden/diag.sh tests/golden/emit.sh \
 	tests/golden/diag/cycle_b.byoc \
 	tests/golden/diag/device_and_link.byoc \
 	tests/golden/diag/device_and_link.err \
+	tests/golden/diag/device_occupancy.byoc \
+	tests/golden/diag/device_occupancy.err \
 	tests/golden/diag/duplicate_declaration.byoc \
 	tests/golden/diag/duplicate_declaration.err \
 	tests/golden/diag/for_duplicate_names.byoc \

@@ -5,7 +5,7 @@
 // usage: node tools/ort-split-run.js --plan DIR/plan.json --model FILLED.onnx
 //          [--dim NAME=N]... [--seed N] [--int-range LO,HI] [--tolerance T]
 //          [--opt disabled|basic|extended|all] [--threads N] [--ort DIR] [--json]
-//          [--whole-cache FILE]
+//          [--whole-cache FILE] [--time N [--warmup W]]
 //
 // One idea: the plan is right when running its partitions one after another,
 // each fed by name from the model's inputs and the outputs of the partitions
@@ -32,6 +32,15 @@
 // FILE (and FILE.bin), keyed by the model file (and MODEL.data beside it:
 // their paths, sizes and times), --seed, --int-range, --dim and --opt: plans
 // of one model checked one after another then run the whole model once.
+//
+// --time N: once the plan checks out, time it: every partition's session is
+// created and kept, the chain of partitions runs W (--warmup, default 3)
+// times untimed and then N times timed (wall clock around each session.run,
+// the tensors handed from one partition to the next as they are), and the
+// whole model runs the same way in one session.  The report gets the median
+// time of the chain, of each partition and of the whole model ("time" in
+// --json; a line "time: plan X ms, whole model Y ms" otherwise).  This is
+// what doc/cost-model.md's additivity is measured with.
 //
 // Inputs are random and deterministic (xoshiro128** seeded from --seed and
 // the input's name): floats in [-1, 1), integers in [LO, HI) (--int-range,
@@ -65,6 +74,7 @@ function parseArgs(argv) {
   const a = {
     plan: null, model: null, dims: new Map(), seed: 0, intLo: 0, intHi: 10,
     tolerance: 1e-4, json: false, ort: null, opt: 'basic', threads: 0, wholeCache: null,
+    time: 0, warmup: 3,
   };
   const need = (i, flag) => {
     if (i + 1 >= argv.length) throw new UsageError(`${flag} needs a value`);
@@ -127,6 +137,14 @@ function parseArgs(argv) {
         a.opt = v;
         break;
       }
+      case '--time': case '--warmup': {
+        const v = value();
+        if (!/^\d+$/.test(v) || (arg === '--time' && Number(v) < 1)) {
+          throw new UsageError(`${arg} wants a count${arg === '--time' ? ' of at least 1' : ''}, not ${v}`);
+        }
+        a[arg.slice(2)] = Number(v);
+        break;
+      }
       case '--threads': {
         const v = value();
         if (!/^\d+$/.test(v)) throw new UsageError(`--threads wants a count, not ${v}`);
@@ -150,7 +168,7 @@ function usageText() {
   return `usage: node ${path.basename(__filename)} --plan DIR/plan.json --model FILLED.onnx\n` +
     '         [--dim NAME=N]... [--seed N] [--int-range LO,HI] [--tolerance T]\n' +
     '         [--opt disabled|basic|extended|all] [--threads N] [--ort DIR] [--json]\n' +
-    '         [--whole-cache FILE]\n';
+    '         [--whole-cache FILE] [--time N [--warmup W]]\n';
 }
 
 // ---- onnxruntime-node --------------------------------------------------------
@@ -451,6 +469,63 @@ function shapeMismatch(planShape, dims, bound) {
 
 // ---- running -----------------------------------------------------------------
 
+function median(v) {
+  const s = v.slice().sort((x, y) => x - y);
+  const n = s.length;
+  return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+const msSince = (t) => Number(process.hrtime.bigint() - t) / 1e6;
+
+// The plan's chain and the whole model, timed (see --time above).
+async function timePlan(ort, plan, planDir, opts, sessionOptions, feeds) {
+  const sessions = [];
+  try {
+    for (const p of plan.partitions) {
+      sessions.push(await ort.InferenceSession.create(path.resolve(planDir, p.file), sessionOptions));
+    }
+    const lastRead = new Map();
+    plan.partitions.forEach((p, i) => p.inputs.forEach((x) => lastRead.set(x, i)));
+    const per = plan.partitions.map(() => []);
+    const chain = [];
+    for (let r = 0; r < opts.warmup + opts.time; r++) {
+      const avail = new Map(Object.entries(feeds));
+      let total = 0;
+      for (let i = 0; i < sessions.length; i++) {
+        const pf = {};
+        for (const x of plan.partitions[i].inputs) pf[x] = avail.get(x);
+        const t = process.hrtime.bigint();
+        const out = await sessions[i].run(pf);
+        const ms = msSince(t);
+        total += ms;
+        if (r >= opts.warmup) per[i].push(ms);
+        for (const x of plan.partitions[i].outputs) {
+          if ((lastRead.get(x) ?? -1) > i) avail.set(x, out[x]);
+        }
+      }
+      if (r >= opts.warmup) chain.push(total);
+    }
+    for (const s of sessions.splice(0)) await s.release();
+    const whole = await ort.InferenceSession.create(opts.model, sessionOptions);
+    const wt = [];
+    try {
+      for (let r = 0; r < opts.warmup + opts.time; r++) {
+        const t = process.hrtime.bigint();
+        await whole.run(feeds);
+        if (r >= opts.warmup) wt.push(msSince(t));
+      }
+    } finally {
+      await whole.release();
+    }
+    return {
+      repeat: opts.time, warmup: opts.warmup, plan_ms: median(chain), whole_ms: median(wt),
+      partitions_ms: per.map(median),
+    };
+  } finally {
+    for (const s of sessions) await s.release();
+  }
+}
+
 async function main() {
   const t0 = Date.now();
   const argv = process.argv.slice(2);
@@ -727,6 +802,11 @@ async function main() {
     }
     report.tensors = { ok: terr.length === 0, count: crossed.size };
     report.errors.push(...terr);
+    if (opts.time && report.errors.length === 0) {
+      report.time = await timePlan(ort, plan, planDir, opts, sessionOptions, feeds);
+      say(`  time: plan ${report.time.plan_ms.toFixed(3)} ms, whole model ${report.time.whole_ms.toFixed(3)} ms ` +
+        `(median of ${opts.time} after ${opts.warmup} warm-up runs)`);
+    }
   } catch (e) {
     if (!(e instanceof CheckError)) throw e;
     report.errors.push(e.message);

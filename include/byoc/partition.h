@@ -290,6 +290,37 @@ int byoc_write_matches(const byoc_graph *g, const byoc_partition_options *o, FIL
 int byoc_explain(const byoc_graph *g, int node, const char *const *targets, int ntargets,
                  const byoc_partition_options *o, FILE *f, byoc_error *err);
 
+/* ---- measured costs from an ONNX Runtime profile ------------------------ */
+
+typedef struct byoc_profile_options {
+    /* The ONNX model g was read from (the profile names its nodes; it must
+     * be the file that was read); NULL: byoc_graph_source(g). */
+    const char *model_path;
+    /* Attribute every profiled node to this target, whatever provider ran
+     * it; NULL: to each target whose runtime is "onnxruntime:PROVIDER" for
+     * the event's provider.  With no targets in o, the targets are this
+     * one alone. */
+    const char *target;
+} byoc_profile_options;
+
+/* Read an ONNX Runtime profile (enable_profiling's Chrome-trace JSON) of
+ * g's model and write cost-table lines (doc/cost-table.md) for the kernels
+ * that correspond to profiled nodes: for each profiled node, or node ORT
+ * fused from model nodes in a way its name and op say for certain, the
+ * graph calls that came from those model nodes; each target (see po) with
+ * a candidate kernel made of exactly those calls gets a line
+ * "target,signature,seconds": the median over the node's runs, and over
+ * the nodes when several give one kernel.  Lines are sorted by target and
+ * signature.  What could not be mapped (a node ORT made, a fusion that
+ * covers several byoc kernels, no target for the provider) and model
+ * nodes that made no call are reported one line each, then a summary
+ * line, to report (may be NULL).  po may be NULL.  Returns 0, or -1 with
+ * err set (malformed JSON with its line and column, a profile that is not
+ * one, a graph not read from ONNX, an unknown target). */
+int byoc_cost_from_ort_profile(const byoc_graph *g, const byoc_partition_options *o,
+                               const char *profile_path, const byoc_profile_options *po,
+                               FILE *table, FILE *report, byoc_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -72,6 +72,15 @@ typedef struct byoc_device_decl {
     const byoc_peak *peaks;
     double bandwidth;       /* bytes/s of device memory */
     double launch;          /* seconds per kernel */
+    /* Occupancy (doc/cost-model.md): a kernel's work is cut into grains
+     * of `grain` FLOPs, run `units` at a time; a last partial wave leaves
+     * units idle.  0: not modelled. */
+    int units;              /* parallel units: streaming multiprocessors, cores */
+    double grain;           /* FLOPs one unit computes as one piece of work */
+    /* Seconds per further internal kernel of a graph compiler's kernel
+     * (a TensorRT engine's layers, a oneDNN graph's primitives); 0: the
+     * launch time. */
+    double inner_launch;
 } byoc_device_decl;
 
 typedef struct byoc_link_decl {
@@ -309,6 +318,11 @@ int byoc_target_set_option_text(byoc_registry *reg, const char *target,
 /* Parse "target:name=value" and set it. */
 int byoc_registry_set_option_spec(byoc_registry *reg, const char *spec,
                                   byoc_error *err);
+/* Change a device's cost parameters, "device:key=value" with key one of
+ * flops.DTYPE (a peak, added when the device has none for DTYPE),
+ * bandwidth, launch, inner_launch, units, grain (doc/cost-model.md): what
+ * the analytic model would say on another machine of the kind. */
+int byoc_registry_set_device_spec(byoc_registry *reg, const char *spec, byoc_error *err);
 /* Reset every option of every target to its default. */
 void byoc_registry_reset_options(byoc_registry *reg);
 

@@ -70,6 +70,18 @@ if "$NODE" -e '
 else
     bad "ort-split-run --json, --whole-cache"; cat "$tmp/j1" "$tmp/j2"
 fi
+# --time: medians of the chain, of each partition and of the whole model.
+run --plan "$tmp/k3/plan.json" --model "$f" --dim N=2 --json --time 3 --warmup 1 >"$tmp/j3" 2>&1
+if "$NODE" -e '
+    const a = JSON.parse(require("fs").readFileSync(process.argv[1])), t = a.time;
+    const pos = (x) => typeof x === "number" && x > 0;
+    process.exit(a.ok && t && t.repeat === 3 && t.warmup === 1 && pos(t.plan_ms) && pos(t.whole_ms) &&
+      t.partitions_ms.length === a.partitions.length && t.partitions_ms.every(pos) ? 0 : 1);' "$tmp/j3"; then
+    ok "ort-split-run --time"
+else
+    bad "ort-split-run --time"; cat "$tmp/j3"
+fi
+expect "ort-split-run: --time 0" 2 "at least 1" run --plan "$tmp/k2/plan.json" --model "$f" --time 0
 
 # Wrong plans, each of one kind.
 for case in \

@@ -129,6 +129,86 @@ START_TEST(unknown_types)
 }
 END_TEST
 
+/* Occupancy: grains of work over the units, the last wave partly idle. */
+START_TEST(occupancy_waves)
+{
+    byoc_device_decl d = gpu;
+    ck_assert_double_eq(bx_cost_occupancy(&d, 1e9), 1);   /* no units: not modelled */
+    d.units = 100;
+    d.grain = 1e6;
+    ck_assert_double_eq_tol(bx_cost_occupancy(&d, 50e6), 0.5, 1e-12);
+    ck_assert_double_eq_tol(bx_cost_occupancy(&d, 150e6), 0.75, 1e-12);
+    ck_assert_double_eq_tol(bx_cost_occupancy(&d, 0.5e6), 0.01, 1e-12);
+    ck_assert_double_eq_tol(bx_cost_occupancy(&d, 100e6), 1, 1e-12);
+    /* A small kernel is slower per FLOP than a big one. */
+    bx_kernel_io io = {.flops = 10e6, .dtype = BYOC_DT_FLOAT32};
+    double small = bx_cost_roofline(&d, 1, &io) - d.launch;
+    ck_assert_double_eq_tol(small, 10e6 / (10e12 * 0.1), 1e-15);
+}
+END_TEST
+
+/* Element-wise work runs at the vector rate (float32 here), not at the
+ * float16 tensor-core peak; matrix work at the dtype's peak. */
+START_TEST(vector_rate)
+{
+    bx_kernel_io io = {.flops = 1e9, .dtype = BYOC_DT_FLOAT16, .vector = true};
+    ck_assert_double_eq_tol(bx_cost_roofline(&gpu, 1, &io), 5e-6 + 1e9 / 10e12, 1e-15);
+    io.vector = false;
+    ck_assert_double_eq_tol(bx_cost_roofline(&gpu, 1, &io), 5e-6 + 1e9 / 40e12, 1e-15);
+    bx_kernel_io m;
+    ck_assert_int_eq(bx_kernel_measure(g, &relu, 1, &m), 0);
+    ck_assert(m.vector);
+    ck_assert_int_eq(bx_kernel_measure(g, &conv, 1, &m), 0);
+    ck_assert(!m.vector);
+}
+END_TEST
+
+/* A graph compiler's kernel runs as its fusion groups: conv+bias+relu is
+ * one, a second conv another; each group is a roofline of its own, the
+ * second after an inner launch, and the tensor between them is traffic. */
+START_TEST(groups_of_a_graph_compiler)
+{
+    byoc_error err;
+    byoc_tensor_type wt = ty4(64, 64, 3, 3);
+    int w2 = byoc_graph_add_const(g, &wt, NULL, &err);
+    int args[2] = {relu, w2};
+    int conv2 = byoc_graph_add_call(g, "nn.conv2d", args, 2, &err);
+    byoc_value pad = {.kind = BYOC_V_LIST}, items[4];
+    for (int i = 0; i < 4; i++)
+        items[i] = (byoc_value){.kind = BYOC_V_INT, .u.i = 1};
+    pad.u.list.items = items;
+    pad.u.list.n = 4;
+    ck_assert_int_eq(byoc_graph_set_attr(g, conv2, "padding", &pad, &err), 0);
+    ck_assert_int_eq(byoc_graph_set_output(g, conv2, &err), 0);
+    ck_assert_int_eq(byoc_graph_infer_types(g, &err), 0);
+    byoc_device_decl d = gpu;
+    d.inner_launch = 1e-6;
+    int first[3] = {conv, bias, relu}, all[4] = {conv, bias, relu, conv2};
+    double one, whole, grouped;
+    int n;
+    ck_assert_int_eq(bx_cost_kernel(g, first, 3, &d, 0.5, true, &one, &n), 0);
+    ck_assert_int_eq(n, 1);
+    bx_kernel_io a, b, io;
+    ck_assert_int_eq(bx_kernel_measure(g, first, 3, &a), 0);
+    ck_assert_double_eq_tol(one, bx_cost_roofline(&d, 0.5, &a), 1e-15);
+    ck_assert_int_eq(bx_kernel_measure(g, &conv2, 1, &b), 0);
+    ck_assert_int_eq(bx_cost_kernel(g, all, 4, &d, 0.5, true, &grouped, &n), 0);
+    ck_assert_int_eq(n, 2);
+    ck_assert_double_eq_tol(grouped, bx_cost_roofline(&d, 0.5, &a) + 1e-6 +
+                                         bx_cost_roofline(&d, 0.5, &b) - d.launch, 1e-12);
+    ck_assert_int_eq(bx_cost_kernel(g, all, 4, &d, 0.5, false, &whole, &n), 0);
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(bx_kernel_measure(g, all, 4, &io), 0);
+    ck_assert_double_eq_tol(whole, bx_cost_roofline(&d, 0.5, &io), 1e-15);
+    ck_assert(whole < grouped);
+    /* Without an inner launch each group costs a full launch. */
+    d.inner_launch = 0;
+    double full;
+    ck_assert_int_eq(bx_cost_kernel(g, all, 4, &d, 0.5, true, &full, &n), 0);
+    ck_assert_double_eq_tol(full - grouped, d.launch - 1e-6, 1e-12);
+}
+END_TEST
+
 /* A tuple's bytes are its fields', nested tuples included. */
 START_TEST(bytes_of_nested_tuples)
 {
@@ -154,6 +234,9 @@ static Suite *suite(void)
     tcase_add_test(core, fusion_saves_the_intermediate_traffic);
     tcase_add_test(core, peaks_and_devices);
     tcase_add_test(core, bytes_of_nested_tuples);
+    tcase_add_test(core, occupancy_waves);
+    tcase_add_test(core, vector_rate);
+    tcase_add_test(core, groups_of_a_graph_compiler);
     suite_add_tcase(s, core);
     TCase *errors = tcase_create("Errors");
     tcase_add_checked_fixture(errors, setup, teardown);

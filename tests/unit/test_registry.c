@@ -995,6 +995,63 @@ START_TEST(option_spec_errors)
 }
 END_TEST
 
+/* --device-param: a device's cost figures, changed in the registry's own
+ * copy; the module's tables stay as they were. */
+START_TEST(device_params)
+{
+    byoc_error err;
+    byoc_registry *r = byoc_registry_create();
+    ck_assert_int_eq(byoc_registry_add(r, &base_module, &err), 0);
+    ck_assert_int_eq(byoc_registry_set_device_spec(r, "gpu:units=108", &err), 0);
+    ck_assert_int_eq(byoc_registry_set_device_spec(r, "gpu:flops.int8=624e12", &err), 0);
+    ck_assert_int_eq(byoc_registry_set_device_spec(r, "gpu:flops.float16=1e15", &err), 0);
+    ck_assert_int_eq(byoc_registry_set_device_spec(r, "gpu:bandwidth=2.039e12", &err), 0);
+    ck_assert_int_eq(byoc_registry_set_device_spec(r, "gpu:launch=3e-6", &err), 0);
+    ck_assert_int_eq(byoc_registry_set_device_spec(r, "gpu:inner_launch=1e-6", &err), 0);
+    ck_assert_int_eq(byoc_registry_set_device_spec(r, "gpu:grain=2e6", &err), 0);
+    /* More modules after a change: the copies survive the tables' growth. */
+    ck_assert_int_eq(byoc_registry_add(r, &ext_module, &err), 0);
+    ck_assert_int_eq(byoc_registry_set_device_spec(r, "npu:units=2", &err), 0);
+    const byoc_device_decl *g = byoc_registry_device(r, "gpu");
+    ck_assert_int_eq(g->units, 108);
+    ck_assert_int_eq(g->npeaks, 3);
+    ck_assert_int_eq(g->peaks[0].dtype, BYOC_DT_FLOAT32);
+    ck_assert_double_eq(g->peaks[0].flops, 19.5e12);
+    ck_assert_double_eq(g->peaks[1].flops, 1e15);
+    ck_assert_int_eq(g->peaks[2].dtype, BYOC_DT_INT8);
+    ck_assert_double_eq(g->peaks[2].flops, 624e12);
+    ck_assert_double_eq(g->bandwidth, 2.039e12);
+    ck_assert_double_eq(g->launch, 3e-6);
+    ck_assert_double_eq(g->inner_launch, 1e-6);
+    ck_assert_double_eq(g->grain, 2e6);
+    ck_assert_int_eq(byoc_registry_device(r, "npu")->units, 2);
+    ck_assert_ptr_eq(byoc_target_device(r, byoc_registry_target(r, "trt")), g);
+    ck_assert_int_eq(base_devices[0].npeaks, 2);
+    ck_assert_int_eq(base_devices[0].units, 0);
+    ck_assert_double_eq(gpu_peaks[1].flops, 312e12);
+    static const char *const bad[][2] = {
+        {"gpu", "invalid device setting"},
+        {"gpu:units", "invalid device setting"},
+        {"tpu:units=1", "unknown device 'tpu'"},
+        {"gpu:unit=1", "unknown device key 'unit'"},
+        {"gpu:units.float16=1", "unknown device key"},
+        {"gpu:flops=1", "a peak is set as flops.DTYPE"},
+        {"gpu:flops.float33=1", "unknown dtype 'float33'"},
+        {"gpu:units=1.5", "whole number"},
+        {"gpu:units=2000000", "whole number"},
+        {"gpu:launch=-1", "negative"},
+        {"gpu:launch=inf", "not finite"},
+        {"gpu:bandwidth=fast", "not a number"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ck_assert_int_eq(byoc_registry_set_device_spec(r, bad[i][0], &err), -1);
+        ck_assert_msg(strstr(err.msg, bad[i][1]), "%s: %s", bad[i][0], err.msg);
+    }
+    ck_assert_int_eq(g->units, 108);
+    byoc_registry_destroy(r);
+}
+END_TEST
+
 START_TEST(pass_errors)
 {
     byoc_error err;
@@ -1081,6 +1138,7 @@ static Suite *registry_suite(void)
     tcase_add_test(errors, option_text_errors);
     tcase_add_test(errors, option_spec_errors);
     tcase_add_test(errors, pass_errors);
+    tcase_add_test(errors, device_params);
     tcase_add_test(errors, unregistered_tables);
     suite_add_tcase(s, errors);
     return s;
