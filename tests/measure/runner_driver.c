@@ -30,7 +30,7 @@ int main(int argc, char **argv)
     runner_config c = {.jobs = 1, .warmup = 0, .repeat = 1, .grace = 1.0};
     const char *runner = NULL;
     int i = 1;
-    for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
+    for (; i < argc && strcmp(argv[i], "--") != 0; i += 2) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) {
@@ -53,7 +53,6 @@ int main(int argc, char **argv)
             fprintf(stderr, "runner_driver: unknown option %s\n", a);
             return 2;
         }
-        i++;
     }
     if (!runner || i >= argc || (argc - i - 1) % 3 != 0) {
         fprintf(stderr, "usage: runner_driver --runner R [options] -- MODEL TARGET SIGNATURE "
