@@ -108,3 +108,14 @@ bench-onnx-out: cli/byoc$(EXEEXT) bench/gen_model$(EXEEXT) bench/runstat$(EXEEXT
 bench-calibrate: cli/byoc$(EXEEXT)
 	@sh $(srcdir)/bench/calibrate/compare.sh ./cli/byoc $(SHARED_MODELS)
 .PHONY: bench-calibrate
+
+# byoc measure --runner onnxruntime on resnet50 and mobilenet: first run,
+# second run from the cache, and the table's coverage (bench/measure.sh).
+.PHONY: bench-measure
+bench-measure: cli/byoc$(EXEEXT)
+	@sh $(srcdir)/bench/measure.sh BYOC=./cli/byoc SHARED=$(SHARED_MODELS)
+EXTRA_DIST += bench/measure.sh
+clean-local: clean-bench-measure
+.PHONY: clean-bench-measure
+clean-bench-measure:
+	-rm -rf bench/measure.d

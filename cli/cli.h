@@ -1,7 +1,7 @@
 /* What the byoc command's files share: the options every command on a
  * model parses, starting such a command, errors, and output files that
  * appear whole or not at all.  Defined in cli/main.c; each command in a
- * file of its own (cli/cost.c) uses them. */
+ * file of its own (cli/cost.c, cli/measure.c) uses them. */
 #ifndef BYOC_CLI_H
 #define BYOC_CLI_H
 
@@ -70,5 +70,6 @@ int out_close(out_file *o, bool ok);
 
 /* The commands in files of their own. */
 int cmd_cost(byoc_registry *reg, int argc, char **argv);
+int cmd_measure(byoc_registry *reg, int argc, char **argv);
 
 #endif

@@ -71,6 +71,27 @@ static const char usage_text[] =
     "      (see --cost table:): -f relay (default), each a Relay function\n"
     "      under its signature; -f onnx -o DIR, each a standalone ONNX model\n"
     "      in DIR, listed in DIR/kernels.json (see doc/cost-table.md)\n"
+    "  measure MODEL --runner R [-t T1,T2,...] [--option ...] [-o TABLE.csv]\n"
+    "          [--warmup N] [--repeat N] [-j N] [--timeout SECONDS]\n"
+    "          [--cache FILE | --no-cache] [--retry-failed] [--kernels DIR]\n"
+    "          [--device NAME] [--ort DIR] [-q | -v]\n"
+    "      time every kernel the targets could run (those not in the cache)\n"
+    "      with the runner R and write the cost table of all of them, for\n"
+    "      --cost table:TABLE.csv.  R: onnxruntime[:EP] (EP cpu, cuda, dnnl,\n"
+    "      tensorrt, ... or target: each target's runtime; default cpu),\n"
+    "      trtexec[:ARGS], time:CMD (CMD timed), or a command line printing\n"
+    "      'seconds: X', with {model} {target} {device} {signature} {runtime}\n"
+    "      {warmup} {repeat} replaced (quoted); see doc/cost-table.md\n"
+    "      --warmup N, --repeat N  runs before timing (3) and timed (10)\n"
+    "      -j N                 run N at once (default 1)\n"
+    "      --timeout SECONDS    a kernel running longer is killed: inf\n"
+    "      --cache FILE         default ${XDG_CACHE_HOME:-~/.cache}/byoc/measure.csv;\n"
+    "                           --no-cache: none; --retry-failed: measure the\n"
+    "                           kernels cached as inf again\n"
+    "      --kernels DIR        keep the kernel files there (a new folder)\n"
+    "      --device NAME        the hardware's name: in the cache key and {device}\n"
+    "      --ort DIR            onnxruntime-node's folder (default $BYOC_ORT)\n"
+    "      -q, -v               no summary; a line per kernel\n"
     "  targets [--option T:NAME=VALUE]... [-o FILE]\n"
     "      the devices and targets, bundled and from plugins: links,\n"
     "      options, rules, the runtime and lowering passes of each target\n"
@@ -1571,6 +1592,7 @@ static int run(int argc, char **argv, const char **plugins, int nplugins, void *
         {"info", cmd_info},       {"partition", cmd_partition}, {"compare", cmd_compare},
         {"explain", cmd_explain}, {"matches", cmd_matches}, {"kernels", cmd_kernels},     {"targets", cmd_targets},
         {"cost", cmd_cost},
+        {"measure", cmd_measure},
     };
     size_t k = 0;
     while (k < sizeof cmds / sizeof *cmds && strcmp(cmds[k].name, cmd) != 0)

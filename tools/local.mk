@@ -8,3 +8,7 @@ EXTRA_DIST += tools/ort-split-run.js tools/fill-weights.py tools/check-plan.py \
 # wrong (skipped without node, onnxruntime-node or Python's onnx).
 TESTS += tests/split/tools.sh
 EXTRA_DIST += tests/split/tools.sh tests/split/proto_plan.py
+
+# The onnxruntime runner of byoc measure: installed, since byoc runs it
+# (BYOC_ORT_MEASURE overrides the installed path, as the tests do).
+dist_pkgdata_DATA += tools/ort-measure.js
