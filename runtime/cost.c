@@ -13,19 +13,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool is_member(const int *members, int n, int node)
+/* Index of node in members (ascending), or -1. */
+static int member_index(const int *members, int n, int node)
 {
     int lo = 0, hi = n - 1;
     while (lo <= hi) {
         int mid = (lo + hi) / 2;
         if (members[mid] == node)
-            return true;
+            return mid;
         if (members[mid] < node)
             lo = mid + 1;
         else
             hi = mid - 1;
     }
-    return false;
+    return -1;
+}
+
+static bool is_member(const int *members, int n, int node)
+{
+    return member_index(members, n, node) >= 0;
 }
 
 double bx_tensor_bytes(const byoc_tensor_type *t)
@@ -204,22 +210,6 @@ static int find(int *parent, int i)
         i = parent[i];
     }
     return i;
-}
-
-/* Index of node in members (ascending), or -1. */
-static int member_index(const int *members, int n, int node)
-{
-    int lo = 0, hi = n - 1;
-    while (lo <= hi) {
-        int mid = (lo + hi) / 2;
-        if (members[mid] == node)
-            return mid;
-        if (members[mid] < node)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
-    }
-    return -1;
 }
 
 int bx_cost_kernel(const byoc_graph *g, const int *members, int n, const byoc_device_decl *d,

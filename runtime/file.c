@@ -1,6 +1,7 @@
-/* Reading a whole file (see file.h). */
+/* Reading a whole file, and looking into folders (see file.h). */
 #include "file.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -47,4 +48,16 @@ char *bx_read_file(const char *path, size_t *size, byoc_error *err)
     }
     *size = n;
     return buf;
+}
+
+bool bx_dir_empty(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return false;
+    bool empty = true;
+    for (struct dirent *e; empty && (e = readdir(d));)
+        empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+    closedir(d);
+    return empty;
 }

@@ -51,6 +51,7 @@
 #include "json_read.h"
 #include "partition_impl.h"
 #include "strbuf.h"
+#include "writers/onnx_files.h"
 #ifdef HAVE_ONNX
 #include "runtime/onnx.pb-c.h"
 #endif
@@ -85,24 +86,9 @@ typedef struct model {
 static int model_read(model *m, bx_arena *a, const byoc_graph *g, const char *path,
                       byoc_error *err)
 {
-    size_t size;
-    char *data = bx_read_file(path, &size, err);
-    if (!data)
+    Onnx__ModelProto *mp = bx_onnx_reread(g, path, err);
+    if (!mp)
         return -1;
-    const bx_onnx_source *src = g->onnx;
-    if (bx_onnx_hash(data, size) != src->hash || size != src->size) {
-        free(data);
-        bx_error_set(err, path, 0, 0, "not the model that was read (it changed since)");
-        return -1;
-    }
-    Onnx__ModelProto *mp = onnx__model_proto__unpack(NULL, size, (const uint8_t *)data);
-    free(data);
-    if (!mp || !mp->graph || (int)mp->graph->n_node != src->nnodes) {
-        if (mp)
-            onnx__model_proto__free_unpacked(mp, NULL);
-        bx_error_set(err, path, 0, 0, "cannot read the ONNX model again");
-        return -1;
-    }
     const Onnx__GraphProto *gp = mp->graph;
     int n = (int)gp->n_node;
     m->n = n;

@@ -83,23 +83,9 @@ static int annotate(const byoc_result *r, const char *model_path, const char *ou
                                       "not read from ONNX)");
         return -1;
     }
-    size_t size;
-    char *data = bx_read_file(model_path, &size, err);
-    if (!data)
+    Onnx__ModelProto *mp = bx_onnx_reread(g, model_path, err);
+    if (!mp)
         return -1;
-    if (bx_onnx_hash(data, size) != src->hash || size != src->size) {
-        free(data);
-        bx_error_set(err, model_path, 0, 0, "not the model that was read (it changed since)");
-        return -1;
-    }
-    Onnx__ModelProto *mp = onnx__model_proto__unpack(NULL, size, (const uint8_t *)data);
-    free(data);
-    if (!mp || !mp->graph || (int)mp->graph->n_node != src->nnodes) {
-        if (mp)
-            onnx__model_proto__free_unpacked(mp, NULL);
-        bx_error_set(err, model_path, 0, 0, "cannot read the ONNX model again");
-        return -1;
-    }
     bx_arena a;
     bx_arena_init(&a);
     int nn = src->nnodes, n = byoc_graph_node_count(g);

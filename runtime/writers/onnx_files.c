@@ -16,7 +16,36 @@
 #include <unistd.h>
 
 #include "errfmt.h"
+#include "file.h"
+#include "graph_impl.h"
 #include "writers/onnx_files.h"
+
+#ifdef HAVE_ONNX
+#include "runtime/onnx.pb-c.h"
+
+Onnx__ModelProto *bx_onnx_reread(const byoc_graph *g, const char *path, byoc_error *err)
+{
+    const bx_onnx_source *src = g->onnx;
+    size_t size;
+    char *data = bx_read_file(path, &size, err);
+    if (!data)
+        return NULL;
+    if (bx_onnx_hash(data, size) != src->hash || size != src->size) {
+        free(data);
+        bx_error_set(err, path, 0, 0, "not the model that was read (it changed since)");
+        return NULL;
+    }
+    Onnx__ModelProto *mp = onnx__model_proto__unpack(NULL, size, (const uint8_t *)data);
+    free(data);
+    if (!mp || !mp->graph || (int)mp->graph->n_node != src->nnodes) {
+        if (mp)
+            onnx__model_proto__free_unpacked(mp, NULL);
+        bx_error_set(err, path, 0, 0, "cannot read the ONNX model again");
+        return NULL;
+    }
+    return mp;
+}
+#endif
 
 bool bx_onnx_reserved_name(const char *base)
 {

@@ -18,6 +18,16 @@
  * is refused, as ONNX Runtime refuses it. */
 int bx_onnx_link_data(bx_arena *a, bx_hash *links, const char *data_dir, const char *out_dir,
                       const char *location, const char **linked, bool *made, byoc_error *err);
+#ifdef HAVE_ONNX
+struct Onnx__ModelProto;
+struct byoc_graph;
+/* The ONNX model g was read from, read again from path (for what the graph
+ * does not keep: node names, attributes, initializers' data), after
+ * checking it is that model (size and hash); NULL with err filled (located
+ * at path) otherwise.  Free with onnx__model_proto__free_unpacked. */
+struct Onnx__ModelProto *bx_onnx_reread(const struct byoc_graph *g, const char *path,
+                                         byoc_error *err);
+#endif
 /* Names the split writer makes (plan.json, pN_TARGET.onnx), which a
  * linked data file must not take. */
 bool bx_onnx_reserved_name(const char *base);

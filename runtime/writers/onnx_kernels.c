@@ -41,6 +41,7 @@
 #include "arena.h"
 #include "die.h"
 #include "errfmt.h"
+#include "file.h"
 #include "graph_impl.h"
 #include "hash.h"
 #include "partition_impl.h"
@@ -548,18 +549,6 @@ static int write_json(kstate *st, const char *model)
     return rc;
 }
 
-static bool empty_dir(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return false;
-    bool empty = true;
-    for (struct dirent *e; empty && (e = readdir(d));)
-        empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
-    closedir(d);
-    return empty;
-}
-
 /* After a failure: the files made, then the folder. */
 static void remove_all(kstate *st)
 {
@@ -592,7 +581,7 @@ static byoc_kernel_files *write_all(kstate *st, const byoc_partition_options *o,
     byoc_kernel_files *k = st->out;
     const byoc_kernel_write_options *wo = st->wo;
     struct stat sb;
-    if (stat(dir, &sb) == 0 && !(S_ISDIR(sb.st_mode) && empty_dir(dir))) {
+    if (stat(dir, &sb) == 0 && !(S_ISDIR(sb.st_mode) && bx_dir_empty(dir))) {
         bx_error_set(st->err, NULL, 0, 0,
                      "'%s' exists; give a folder that does not exist yet (or an empty one)", dir);
         return NULL;

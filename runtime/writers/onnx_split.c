@@ -1915,18 +1915,6 @@ static int write_plan(sw *w, const char *model_path)
 
 /* ---- the entry point ---------------------------------------------------------------- */
 
-static bool empty_dir(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return false;
-    bool empty = true;
-    for (struct dirent *e; empty && (e = readdir(d));)
-        empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
-    closedir(d);
-    return empty;
-}
-
 static void remove_tree(const char *dir, sw *w)
 {
     /* Only files this writer made: the partitions, plan.json, links. */
@@ -2084,7 +2072,7 @@ static int split(const byoc_result *r, const char *model_path, const char *dir,
         outputs(&w);
     if (rc == 0) {
         struct stat st;
-        if (stat(dir, &st) == 0 && !(S_ISDIR(st.st_mode) && empty_dir(dir)))
+        if (stat(dir, &st) == 0 && !(S_ISDIR(st.st_mode) && bx_dir_empty(dir)))
             rc = fail(&w, "'%s' exists; give a folder that does not exist yet (or an empty one)",
                       dir);
     }
