@@ -27,7 +27,10 @@
 // input.
 //
 // Session options: every graph optimization (ONNX Runtime's default, what a
-// deployment runs), errors-only logging, ONNX Runtime's default threads.
+// deployment runs), errors-only logging, ONNX Runtime's default threads,
+// intra-op spinning off: a split plan runs several sessions in one process,
+// where threads spinning after one session's run take the cores from the
+// next (tools/ort-split-run.js), so kernels are timed as plans run them.
 // Inputs are deterministic: floats uniform in [-1, 1), integers 0 or 1 (a
 // valid index for any axis), bools 0/1.
 //
@@ -206,6 +209,7 @@ async function measure(ort, model, ep, warmup, repeat, dims) {
   try {
     sess = await ort.InferenceSession.create(model, {
       executionProviders: [epName(ep)], logSeverityLevel: 3, graphOptimizationLevel: 'all',
+      extra: { session: { intra_op: { allow_spinning: '0' } } },
     });
   } catch (e) {
     const msg = String(e && e.message ? e.message : e).split('\n')[0];

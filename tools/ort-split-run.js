@@ -5,7 +5,7 @@
 // usage: node tools/ort-split-run.js --plan DIR/plan.json --model FILLED.onnx
 //          [--dim NAME=N]... [--seed N] [--int-range LO,HI] [--tolerance T]
 //          [--opt disabled|basic|extended|all] [--threads N] [--ort DIR] [--json]
-//          [--whole-cache FILE] [--time N [--warmup W]]
+//          [--whole-cache FILE] [--time N [--warmup W]] [--spin]
 //
 // One idea: the plan is right when running its partitions one after another,
 // each fed by name from the model's inputs and the outputs of the partitions
@@ -42,6 +42,13 @@
 // --json; a line "time: plan X ms, whole model Y ms" otherwise).  This is
 // what doc/cost-model.md's additivity is measured with.
 //
+// Every session runs with intra-op spinning off (session.intra_op.
+// allow_spinning 0): the plan's sessions share the process, and a session's
+// threads that spin after its run take the cores from the next one's, which
+// made collage_resnet50's plan 1.6x slower than its partitions alone.
+// --spin keeps ONNX Runtime's default.  byoc measure's runner
+// (tools/ort-measure.js) times kernels the same way.
+//
 // Inputs are random and deterministic (xoshiro128** seeded from --seed and
 // the input's name): floats in [-1, 1), integers in [LO, HI) (--int-range,
 // default 0,10, clamped to the type), bools 0/1; a symbolic dimension is its
@@ -74,7 +81,7 @@ function parseArgs(argv) {
   const a = {
     plan: null, model: null, dims: new Map(), seed: 0, intLo: 0, intHi: 10,
     tolerance: 1e-4, json: false, ort: null, opt: 'basic', threads: 0, wholeCache: null,
-    time: 0, warmup: 3,
+    time: 0, warmup: 3, spin: false,
   };
   const need = (i, flag) => {
     if (i + 1 >= argv.length) throw new UsageError(`${flag} needs a value`);
@@ -104,6 +111,7 @@ function parseArgs(argv) {
       case '--ort': a.ort = value(); break;
       case '--whole-cache': a.wholeCache = value(); break;
       case '--json': a.json = true; break;
+      case '--spin': a.spin = true; break;
       case '--dim': {
         const v = value();
         const m = /^([^=]+)=(\d+)$/.exec(v);
@@ -168,7 +176,7 @@ function usageText() {
   return `usage: node ${path.basename(__filename)} --plan DIR/plan.json --model FILLED.onnx\n` +
     '         [--dim NAME=N]... [--seed N] [--int-range LO,HI] [--tolerance T]\n' +
     '         [--opt disabled|basic|extended|all] [--threads N] [--ort DIR] [--json]\n' +
-    '         [--whole-cache FILE] [--time N [--warmup W]]\n';
+    '         [--whole-cache FILE] [--time N [--warmup W]] [--spin]\n';
 }
 
 // ---- onnxruntime-node --------------------------------------------------------
@@ -577,6 +585,10 @@ async function main() {
   // ORT's warnings (an Unsqueeze it cannot remove, an unused initializer
   // of an IR 3 model) are not the plan's: errors only.
   const sessionOptions = { executionProviders: ['cpu'], graphOptimizationLevel: opts.opt, logSeverityLevel: 3 };
+  // Several sessions live in one process here; an idle session's intra-op
+  // threads spin after each run (ORT's default) and steal the cores from the
+  // next partition's (collage_resnet50's plan: 77 ms spinning, 48 ms not).
+  if (!opts.spin) sessionOptions.extra = { session: { intra_op: { allow_spinning: '0' } } };
   if (opts.threads) sessionOptions.intraOpNumThreads = opts.threads;
 
   const fail = (msg) => { throw new CheckError(msg); };
