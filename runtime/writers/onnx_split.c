@@ -58,6 +58,10 @@
 #include "writers/writers.h"
 #include "lower/lower_impl.h"
 
+/* Everything below writes protobuf-c messages; without ONNX support only
+ * the entry points remain, at the end, and say so. */
+#ifdef HAVE_ONNX
+
 /* ---- values and their names --------------------------------------------- */
 
 /* A tensor: node's value (field -1) or field `field` of a tuple-typed call. */
@@ -157,9 +161,7 @@ typedef struct sw {
     part *parts;
     tlist model_out;
     /* The model, when read from ONNX. */
-#ifdef HAVE_ONNX
     Onnx__ModelProto *mp;
-#endif
     bx_hash inits;              /* initializer name -> TensorProto */
     int nonnx;                  /* model nodes */
     int *ncalls;                /* per model node: calls made for it */
@@ -422,7 +424,6 @@ static const byoc_tensor_type *val_type(sw *w, val v)
     return byoc_node_type(w->g, v.node, v.field);
 }
 
-#ifdef HAVE_ONNX
 
 /* ---- the model's own nodes -------------------------------------------------- */
 
@@ -1774,7 +1775,6 @@ static int write_part(sw *w, int p)
     return rc;
 }
 
-#endif /* HAVE_ONNX */
 
 /* ---- plan.json --------------------------------------------------------------------- */
 
@@ -1933,7 +1933,6 @@ static int onnx_pass(const byoc_lower_ctx *cx, void *user, byoc_error *err)
     (void)user;
     (void)err;
     sw *w = cx->run;
-#ifdef HAVE_ONNX
     /* The writer reports into its own error; the pass runner wants it in
      * the pass's, to say which pass and partition it came from. */
     byoc_error own;
@@ -1945,9 +1944,6 @@ static int onnx_pass(const byoc_lower_ctx *cx, void *user, byoc_error *err)
     if (rc != 0 && err)
         *err = own;
     return rc;
-#else
-    return fail(w, "byoc was built without ONNX support");
-#endif
 }
 
 /* What every placement of one model shares: the names, and for an ONNX
@@ -1984,10 +1980,6 @@ static int model_open(sw *w, const byoc_graph *g, const char *model_path, void *
         if (clash)
             w->temp_base = bx_arena_printf(&w->a, "%s_", w->temp_base);
     }
-#ifndef HAVE_ONNX
-    (void)model_path;
-    return fail(w, "byoc was built without ONNX support");
-#else
     if (!w->src)
         return 0;
     size_t size = 0;
@@ -2008,15 +2000,12 @@ static int model_open(sw *w, const byoc_graph *g, const char *model_path, void *
     w->data_dir = slash ? bx_arena_printf(&w->a, "%.*s", (int)(slash - model_path), model_path)
                         : ".";
     return 0;
-#endif
 }
 
 static void model_close(sw *w, void *data)
 {
-#ifdef HAVE_ONNX
     if (w->mp)
         onnx__model_proto__free_unpacked(w->mp, NULL);
-#endif
     free(data);
     if (w->nm.bn)
         names_free(&w->nm);
@@ -2025,7 +2014,6 @@ static void model_close(sw *w, void *data)
     bx_arena_free(&w->a);
 }
 
-#ifdef HAVE_ONNX
 /* Once the placement is set: which model nodes are written as themselves,
  * and the per-node state of writing them. */
 static void placement_prepare(sw *w)
@@ -2040,7 +2028,6 @@ static void placement_prepare(sw *w)
     w->check_bad = memset(bx_arena_alloc(&w->a, sz), 0, sz);
     w->decided = memset(bx_arena_alloc(&w->a, (size_t)w->nonnx + 1), 0, (size_t)w->nonnx + 1);
 }
-#endif
 
 static int split(const byoc_result *r, const char *model_path, const char *dir,
                  const byoc_onnx_write_options *o, byoc_error *err)
@@ -2059,7 +2046,6 @@ static int split(const byoc_result *r, const char *model_path, const char *dir,
     w.P = r->partitions;
     w.parts = BX_NEWN(&w.a, part, w.np + 1);
     memset(w.parts, 0, sizeof *w.parts * (size_t)(w.np + 1));
-#ifdef HAVE_ONNX
     bool made_dir = false;
     const char *tmp = NULL;
     if (rc == 0)
@@ -2103,9 +2089,6 @@ static int split(const byoc_result *r, const char *model_path, const char *dir,
         rc = fail(&w, "cannot rename '%s' to '%s': %s", tmp, dir, strerror(errno));
     if (rc != 0 && made_dir)
         remove_tree(tmp, &w);
-#else
-    (void)dir;
-#endif
     for (int p = 0; p < w.np; p++) {
         tl_free(&w.parts[p].in);
         tl_free(&w.parts[p].out);
@@ -2172,11 +2155,7 @@ bx_kernel_writer *bx_kernel_writer_open(const byoc_graph *g, const char *model_p
     }
     w->out_dir = out_dir;
     w->rewrite = rewrite;
-#ifdef HAVE_ONNX
     w->rd = bx_random_data_create(out_dir, seed);
-#else
-    (void)seed;
-#endif
     k->node_part = malloc(sizeof *k->node_part * (size_t)(w->n + 1));
     k->all = malloc(sizeof *k->all * (size_t)(w->n + 1));
     if (!k->node_part || !k->all)
@@ -2214,11 +2193,6 @@ int bx_kernel_writer_write(bx_kernel_writer *k, const int *nodes, int n,
     byoc_error_clear(err);
     *in = NULL;
     *nin = 0;
-#ifndef HAVE_ONNX
-    (void)k, (void)nodes, (void)n, (void)t, (void)file, (void)graph_name, (void)a;
-    bx_error_set(err, NULL, 0, 0, "byoc was built without ONNX support");
-    return -1;
-#else
     /* Everything this kernel needs lives in its own arena and tables,
      * freed before the next: the model and its names are shared, the
      * names made up here are not (a copy of the table of those taken). */
@@ -2290,18 +2264,11 @@ int bx_kernel_writer_write(bx_kernel_writer *k, const int *nodes, int n,
     if (!err->msg[0])
         bx_error_set(err, NULL, 0, 0, "the kernel could not be written");
     return w.fatal ? -1 : 1;
-#endif
 }
 
 int bx_kernel_writer_finish(bx_kernel_writer *k, byoc_error *err)
 {
-#ifdef HAVE_ONNX
     return bx_random_data_finish(k->base.rd, err);
-#else
-    (void)k;
-    (void)err;
-    return 0;
-#endif
 }
 
 void bx_kernel_writer_close(bx_kernel_writer *k, bool remove)
@@ -2313,12 +2280,57 @@ void bx_kernel_writer_close(bx_kernel_writer *k, bool remove)
         for (size_t i = 0; i < w->links->n; i++)
             unlink(bx_arena_printf(&w->a, "%s/%s", w->out_dir,
                                    (const char *)w->links->entries[i].val));
-#ifdef HAVE_ONNX
     if (w->rd)
         bx_random_data_destroy(w->rd, remove);
-#endif
     free(k->node_part);
     free(k->all);
     model_close(w, k->data);
     free(k);
 }
+
+#else /* !HAVE_ONNX */
+
+int byoc_result_write_onnx(const byoc_result *r, const char *model_path, const char *dir,
+                           const byoc_onnx_write_options *o, byoc_error *err)
+{
+    (void)r, (void)model_path, (void)dir, (void)o;
+    bx_error_set(err, NULL, 0, 0, "byoc was built without ONNX support");
+    return -1;
+}
+
+int byoc_onnx_set_file(const byoc_lower_ctx *cx, const char *file, byoc_error *err)
+{
+    (void)cx, (void)file;
+    bx_error_set(err, NULL, 0, 0, "byoc was built without ONNX support");
+    return -1;
+}
+
+bx_kernel_writer *bx_kernel_writer_open(const byoc_graph *g, const char *model_path,
+                                        const char *out_dir, uint64_t seed, bool rewrite,
+                                        byoc_error *err)
+{
+    (void)g, (void)model_path, (void)out_dir, (void)seed, (void)rewrite;
+    bx_error_set(err, NULL, 0, 0, "byoc was built without ONNX support");
+    return NULL;
+}
+
+int bx_kernel_writer_write(bx_kernel_writer *k, const int *nodes, int n,
+                           const byoc_target_decl *t, const char *file, const char *graph_name,
+                           bx_arena *a, bx_kernel_input **in, int *nin, byoc_error *err)
+{
+    (void)k, (void)nodes, (void)n, (void)t, (void)file, (void)graph_name, (void)a;
+    *in = NULL;
+    *nin = 0;
+    bx_error_set(err, NULL, 0, 0, "byoc was built without ONNX support");
+    return -1;
+}
+
+int bx_kernel_writer_finish(bx_kernel_writer *k, byoc_error *err)
+{
+    (void)k, (void)err;
+    return 0;
+}
+
+void bx_kernel_writer_close(bx_kernel_writer *k, bool remove) { (void)k, (void)remove; }
+
+#endif /* HAVE_ONNX */

@@ -5,8 +5,12 @@
 # the library call's want() filter and seed (test_kernels).  The scripts
 # skip without python3's onnx; ONNX Runtime (node's onnxruntime-node) only
 # adds the runs.
+# Writing ONNX needs protobuf-c: without ONNX support there is nothing to
+# test.
+if HAVE_ONNX
 TESTS += tests/kernels/shared.sh tests/kernels/relay.sh tests/kernels/built.sh \
 	tests/kernels/errors.sh tests/kernels/api.sh
+endif
 EXTRA_DIST += tests/kernels/shared.sh tests/kernels/relay.sh tests/kernels/built.sh \
 	tests/kernels/errors.sh tests/kernels/api.sh tests/kernels/lib.sh \
 	tests/kernels/check_kernels.py tests/kernels/ort_kernels.js

@@ -8,7 +8,9 @@ tests_measure_runner_driver_LDADD = -lm
 TESTS += tests/measure/runner.sh
 EXTRA_DIST += tests/measure/runner.sh
 # The command end to end with fake runners, on a Relay example.
+if HAVE_ONNX
 TESTS += tests/measure/measure.sh
+endif
 EXTRA_DIST += tests/measure/measure.sh
 # --runner onnxruntime on collage_mobilenet (skipped without node,
 # onnxruntime-node or the shared models).

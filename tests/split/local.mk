@@ -2,8 +2,10 @@
 # models the tests build run under ONNX Runtime as the whole model does;
 # Relay models write; annotated models; errors; a target's own "onnx" pass.
 # The scripts skip without node, onnxruntime-node or python3's onnx.
+if HAVE_ONNX
 TESTS += tests/split/shared.sh tests/split/built.sh tests/split/relay.sh \
 	tests/split/annotated.sh tests/split/errors.sh tests/split/onnx_pass.sh
+endif
 EXTRA_DIST += tests/split/shared.sh tests/split/built.sh tests/split/relay.sh \
 	tests/split/annotated.sh tests/split/errors.sh tests/split/onnx_pass.sh \
 	tests/split/make_models.py tests/split/merge_plan.py
