@@ -306,7 +306,8 @@ static int cmp_kref(const void *a, const void *b)
 /* Sort the kernels and drop repeats (a kernel asked about twice). */
 static void unique_refs(measure_ctx *x)
 {
-    qsort(x->refs, x->nrefs, sizeof *x->refs, cmp_kref);
+    if (x->nrefs > 1)
+        qsort(x->refs, x->nrefs, sizeof *x->refs, cmp_kref);
     size_t w = 0;
     for (size_t i = 0; i < x->nrefs; i++) {
         if (w && !cmp_kref(&x->refs[w - 1], &x->refs[i])) {

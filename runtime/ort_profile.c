@@ -708,7 +708,8 @@ static int from_profile(const byoc_graph *g, const byoc_partition_options *o,
         }
         lines[nlines++] = (line){t->name, s.costs[ci].signature, e, pr.nodes[e].median};
     }
-    qsort(lines, nlines, sizeof *lines, cmp_line);
+    if (nlines > 1)
+        qsort(lines, nlines, sizeof *lines, cmp_line);
     /* One line per (target, signature): the median of its nodes' medians. */
     fprintf(table, "target,signature,seconds\n# From the ONNX Runtime profile %s of %s "
                    "(byoc cost --from-ort-profile)\n", profile_path, model_path);

@@ -416,7 +416,8 @@ static void outputs(sw *w)
             tl_add(w, &w->parts[p].out, w->model_out.v[i]);
     }
     for (int p = 0; p < w->np; p++)
-        qsort(w->parts[p].out.v, (size_t)w->parts[p].out.n, sizeof(val), cmp_val);
+        if (w->parts[p].out.n > 1)
+            qsort(w->parts[p].out.v, (size_t)w->parts[p].out.n, sizeof(val), cmp_val);
 }
 
 static const byoc_tensor_type *val_type(sw *w, val v)
@@ -1875,7 +1876,8 @@ static int write_plan(sw *w, const char *model_path)
     for (int p = 0; p < w->np; p++)
         for (int i = 0; i < w->parts[p].in.n; i++)
             tl_add(w, &all, w->parts[p].in.v[i]);
-    qsort(all.v, (size_t)all.n, sizeof(val), cmp_val);
+    if (all.n > 1)
+        qsort(all.v, (size_t)all.n, sizeof(val), cmp_val);
     bx_hash index;              /* "node.field" -> position + 1 in all */
     bx_hash_init(&index);
     for (int i = 0; i < all.n; i++) {
