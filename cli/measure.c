@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -726,7 +727,9 @@ interrupted:
                         "same command again measures the rest\n", mcache_path(x.cache));
     else
         fprintf(stderr, "byoc: interrupted\n");
-    rc = 130;
+    /* 128 + the signal, as a shell reports a command it killed: 130 for
+     * Ctrl-C, 143 for SIGTERM, 129 for a hang-up. */
+    rc = 128 + (runner_interrupted() ? runner_interrupted() : SIGINT);
 done:
     if (temp_dir)
         remove_dir(workdir);

@@ -10,7 +10,8 @@
  * Ctrl-C reaches only byoc's own group, and byoc decides.
  *
  * The loop is one poll() over every child's stdout and stderr and a
- * self-pipe written by the signal handlers (SIGCHLD, SIGINT, SIGTERM).
+ * self-pipe written by the signal handlers (SIGCHLD, SIGINT, SIGTERM,
+ * SIGHUP, SIGQUIT).
  * Output is read as lines of bounded length and never stored whole: a
  * child's result is its last "seconds: X" line (or trtexec's median, or
  * the worker's reply), and its message the last non-empty line it wrote. */
@@ -337,13 +338,13 @@ char *runner_substitute(const char *t, const runner_job *j, const runner_config 
 static int sig_pipe[2] = {-1, -1};
 static volatile sig_atomic_t sig_got, sig_count;
 static bool sig_installed;
-static struct sigaction old_int, old_term, old_chld, old_pipe;
+static struct sigaction old_int, old_term, old_hup, old_quit, old_chld, old_pipe;
 static bool chld_installed;
 
 static void on_signal(int signo)
 {
     int saved = errno;
-    if (signo == SIGINT || signo == SIGTERM) {
+    if (signo == SIGINT || signo == SIGTERM || signo == SIGHUP || signo == SIGQUIT) {
         if (!sig_got)
             sig_got = signo;
         sig_count++;
@@ -390,6 +391,14 @@ void runner_signals_install(void)
     if (old_int.sa_handler != SIG_IGN)
         sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, &old_term);
+    /* A closed terminal or a lost ssh session: the children run in
+     * process groups of their own, so they would outlive byoc otherwise. */
+    sigaction(SIGHUP, NULL, &old_hup);
+    if (old_hup.sa_handler != SIG_IGN)
+        sigaction(SIGHUP, &sa, NULL);
+    sigaction(SIGQUIT, NULL, &old_quit);
+    if (old_quit.sa_handler != SIG_IGN)
+        sigaction(SIGQUIT, &sa, NULL);
     sig_installed = true;
 }
 
@@ -399,6 +408,8 @@ void runner_signals_restore(void)
         return;
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGHUP, &old_hup, NULL);
+    sigaction(SIGQUIT, &old_quit, NULL);
     sig_installed = false;
 }
 
@@ -726,6 +737,7 @@ static int spawn(slot *s, char *const argv[], char *const envp[], bool want_stdi
     sigaddset(&def, SIGPIPE);
     sigaddset(&def, SIGCHLD);
     sigaddset(&def, SIGQUIT);
+    sigaddset(&def, SIGHUP);
     sigemptyset(&none);
     posix_spawnattr_setsigdefault(&at, &def);
     posix_spawnattr_setsigmask(&at, &none);

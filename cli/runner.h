@@ -81,13 +81,13 @@ runner_status runner_run(const runner_spec *r, const runner_config *c, runner_jo
                          size_t njobs, runner_done_fn done, void *ctx, char *err,
                          size_t errsize);
 
-/* SIGINT and SIGTERM: from runner_signals_install until
+/* SIGINT, SIGTERM, SIGHUP and SIGQUIT: from runner_signals_install until
  * runner_signals_restore, they only set a flag that runner_run and
  * runner_interrupted see (a second one kills running children at once).
  * runner_run installs them itself when they are not installed. */
 void runner_signals_install(void);
 void runner_signals_restore(void);
-/* The signal that arrived (SIGINT or SIGTERM), or 0. */
+/* The signal that arrived (one of those), or 0. */
 int runner_interrupted(void);
 
 /* Shell-quote s as one word ('...'). Returns a new string or NULL. */

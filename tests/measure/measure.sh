@@ -210,7 +210,8 @@ while [ ! -s "$tmp/hung" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
 kill -$intr $pid
 wait $pid
 rc=$?
-check "SIG$intr: exit 130" "130" "$rc"
+[ $intr = INT ] && want=130 || want=143
+check "SIG$intr: exit $want" "$want" "$rc"
 done_before=$(($(runs) - 1))
 check "SIG$intr: the four finished kernels are in the cache" "4 4" \
     "$done_before $(grep -vc '^runner,' "$tmp/int.csv")"
@@ -227,4 +228,20 @@ no_leftovers "SIG$intr"
 "$BYOC" measure "$MODEL" $T --runner "$R" --cache "$tmp/int.csv" -q -o "$tmp/i2.csv"
 check "the same command again measures only the rest" "$((kernels - done_before))" "$(runs)"
 cmp -s "$tmp/t1.csv" "$tmp/i2.csv" && pass "... and writes the whole table" || bad "... and writes the whole table"
+
+# A hang-up (a closed terminal, a lost ssh session) is an interrupt too:
+# the runners, in process groups of their own, must not outlive byoc.
+rm -f "$tmp/hung"
+: >"$tmp/count"
+HANG_AT=2 "$BYOC" measure "$MODEL" $T --runner "$R" --no-cache -o "$tmp/h1.csv" 2>"$tmp/err" &
+pid=$!
+i=0
+while [ ! -s "$tmp/hung" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+kill -HUP $pid
+wait $pid
+check "SIGHUP: exit 129" "129" "$?"
+pid=$(head -1 "$tmp/hung")
+case $(ps -o stat= -p "$pid" 2>/dev/null) in "" | Z*) pass "SIGHUP: the running runner is gone" ;; *) bad "SIGHUP: $pid is still there"; kill "$pid" ;; esac
+grep -q '^# partial: interrupted' "$tmp/h1.csv" && pass "SIGHUP: the partial table" || bad "SIGHUP: the partial table"
+no_leftovers "SIGHUP"
 exit $fail
