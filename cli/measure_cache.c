@@ -73,8 +73,10 @@ static int lock(int fd, int how)
 char *mcache_csv_field(const char *s, bool force)
 {
     size_t n = strlen(s);
-    bool quote = force || strpbrk(s, ",\"") || (n && (s[0] == ' ' || s[n - 1] == ' ')) ||
-                 s[0] == '#' || s[0] == '\t';
+    /* Quoted wherever the reader would otherwise change it: commas and
+     * quotes, and blanks at either end, which it strips. */
+    bool quote = force || strpbrk(s, ",\"") || s[0] == '#' ||
+                 (n && (strchr(" \t\r", s[0]) || strchr(" \t\r", s[n - 1])));
     size_t m = n + 3;
     for (const char *p = s; *p; p++)
         m += *p == '"';
@@ -421,32 +423,68 @@ const mcache_entry *mcache_find(const mcache *c, const char *runner, const char 
 
 /* ---- appending -------------------------------------------------------------------------- */
 
-/* Truncate the file after its last newline; returns its size then (-1
- * when it cannot be read). */
-static off_t drop_cut_line(int fd)
+/* Is text[0..len) (a last line without its newline) a whole entry? */
+static bool whole_entry(const char *path, const char *text, size_t len)
+{
+    char *line = malloc(len + 2);
+    if (!line)
+        return false;
+    memcpy(line, text, len);
+    line[len] = '\n';
+    line[len + 1] = '\0';
+    mcache t = {.path = (char *)path, .fd = -1};
+    char err[256] = "";
+    bool whole = parse(&t, line, len + 1, err, sizeof err) == 0 && t.n == 1;
+    for (size_t i = 0; i < t.nstrings; i++)
+        free(t.strings[i]);
+    free(t.strings);
+    free(t.e);
+    free(line);
+    return whole;
+}
+
+/* After the file's last newline: a line a killed writer cut short is
+ * dropped (truncated away); a whole entry someone wrote without its
+ * newline gets one.  Returns the file's size then (-1 when it cannot be
+ * read or written). */
+static off_t drop_cut_line(int fd, const char *path)
 {
     struct stat st;
     if (fstat(fd, &st) != 0)
         return -1;
-    off_t end = st.st_size;
+    off_t end = st.st_size, keep = 0;
     char buf[4096];
-    while (end > 0) {
+    bool found = false;
+    while (end > 0 && !found) {
         off_t from = end > (off_t)sizeof buf ? end - (off_t)sizeof buf : 0;
         ssize_t n = pread(fd, buf, (size_t)(end - from), from);
         if (n != end - from)
             return -1;
-        for (ssize_t i = n; i > 0; i--)
+        for (ssize_t i = n; i > 0 && !found; i--)
             if (buf[i - 1] == '\n') {
-                off_t keep = from + i;
-                if (keep != st.st_size && ftruncate(fd, keep) != 0)
-                    return -1;
-                return keep;
+                keep = from + i;
+                found = true;
             }
         end = from;
     }
-    if (st.st_size != 0 && ftruncate(fd, 0) != 0)
+    if (keep == st.st_size)
+        return keep;
+    /* A tail of one line, read whole when it is of a sane size. */
+    off_t tail = st.st_size - keep;
+    if (tail <= (off_t)1 << 20) {
+        char *t = malloc((size_t)tail);
+        if (t && pread(fd, t, (size_t)tail, keep) == (ssize_t)tail &&
+            whole_entry(path, t, (size_t)tail)) {
+            free(t);
+            if (pwrite(fd, "\n", 1, st.st_size) != 1)
+                return -1;
+            return st.st_size + 1;
+        }
+        free(t);
+    }
+    if (ftruncate(fd, keep) != 0)
         return -1;
-    return 0;
+    return keep;
 }
 
 int mcache_append(mcache *c, const char *runner, const char *device, const char *target,
@@ -484,7 +522,7 @@ int mcache_append(mcache *c, const char *runner, const char *device, const char 
      * newline while it holds the lock, so a file that does not end in one
      * now holds a line cut short by a writer that died: it goes. */
     const char *pre = "";
-    off_t size = drop_cut_line(c->fd);
+    off_t size = drop_cut_line(c->fd, c->path);
     if (size == 0)
         pre = HEADER;
     size_t plen = strlen(pre), llen = strlen(line);

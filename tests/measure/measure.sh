@@ -172,6 +172,20 @@ check "a cut last line is measured again" "0 1" "$? $(runs)"
 check "... and the cache reads back" "0" "$?"
 check "... without the cut line (no line with an odd number of quotes)" "0" \
     "$(awk -F'"' 'NF % 2 == 0' "$tmp/cut.csv" | wc -l | tr -d ' ')"
+# A whole last entry without its newline (a cache edited by hand) is kept:
+# the next append gives it its newline instead of dropping it.
+printf 'other-runner,,dnnl,"kept(%%0:float32[1])",0.5,kept' >>"$tmp/cut.csv"
+: >"$tmp/count"
+"$BYOC" measure "$MODEL" $T --runner "$R" --cache "$tmp/cut.csv" --retry-failed -q -o "$tmp/c3.csv"
+check "a whole last entry without a newline is kept" "0 1" \
+    "$? $(grep -c '^other-runner,,dnnl,"kept(%0:float32\[1\])",0.5,kept$' "$tmp/cut.csv")"
+# A runner string with blanks at its ends is quoted in the cache, so it
+# finds its own entries again.
+: >"$tmp/count"
+"$BYOC" measure "$MODEL" $T --runner "$R	" --cache "$tmp/tab.csv" -q -o "$tmp/tab1.csv"
+: >"$tmp/count"
+"$BYOC" measure "$MODEL" $T --runner "$R	" --cache "$tmp/tab.csv" -q -o "$tmp/tab2.csv"
+check "a runner ending in a tab: the second run measures nothing" "0" "$(runs)"
 # Two runs at once on one cache: no torn lines.
 "$BYOC" measure "$MODEL" $T --runner "$R" --cache "$tmp/shared.csv" -q -j 2 -o "$tmp/s1.csv" &
 "$BYOC" measure "$MODEL" $T --runner "$R x" --cache "$tmp/shared.csv" -q -j 2 -o "$tmp/s2.csv"
