@@ -103,7 +103,7 @@ static bool passes_value(const char *a)
 {
     static const char *const with_value[] = {"-t", "--targets", "--option", "-o", "--output",
                                              "--dim", "--input-shape", "--input-format",
-                                             "--quantized-layout"};
+                                             "--quantized-layout", "--device-param"};
     for (size_t i = 0; i < sizeof with_value / sizeof *with_value; i++)
         if (!strcmp(a, with_value[i]))
             return true;
@@ -650,12 +650,18 @@ int cmd_measure(byoc_registry *reg, int argc, char **argv)
     }
     if (c.read.ndims) {
         dims = calloc(c.read.ndims, sizeof *dims);
-        for (size_t i = 0; dims && i < c.read.ndims; i++) {
+        bool ok = dims != NULL;
+        for (size_t i = 0; ok && i < c.read.ndims; i++) {
             size_t n = strlen(c.read.dims[i].name) + 24;
             char *d = malloc(n);
             if (d)
                 snprintf(d, n, "%s=%lld", c.read.dims[i].name, (long long)c.read.dims[i].value);
             dims[i] = d;
+            ok = d != NULL;
+        }
+        if (!ok) {
+            fprintf(stderr, "byoc: error: out of memory\n");
+            goto done;
         }
     }
     runner_config rc_cfg = {

@@ -898,8 +898,8 @@ static int start_worker(pool *p, slot *s, runner_job *jobs, size_t njobs)
     /* Each provider once, for the worker to check before the first kernel. */
     for (size_t i = 0; i < njobs; i++) {
         const char *ep = job_ep(p->r, &jobs[i]);
-        bool seen = false;
-        for (size_t m = 4; m + 1 < k && !seen; m++)
+        bool seen = !ep;
+        for (size_t m = 3; m + 1 < k && !seen; m++)
             seen = !strcmp(argv[m], "--ep") && !strcmp(argv[m + 1], ep);
         if (!seen && ep) {
             argv[k++] = (char *)"--ep";

@@ -572,6 +572,8 @@ static int from_profile(const byoc_graph *g, const byoc_partition_options *o,
     profile pr;
     model m;
     if (profile_read(&pr, &a, profile_path, err) < 0) {
+        for (int i = 0; i < pr.n; i++)   /* the events read before the bad one */
+            free(pr.nodes[i].dur);
         bx_arena_free(&a);
         return -1;
     }

@@ -1172,11 +1172,12 @@ int byoc_registry_set_option_spec(byoc_registry *reg, const char *spec, byoc_err
 
 /* ---- device parameters ------------------------------------------------- */
 
-/* A copy of d with room for one more peak, in one block. */
+/* A copy of d with room for a peak of every dtype, in one block: later
+ * changes never move it, so pointers to it stay valid. */
 static byoc_device_decl *copy_device(const byoc_device_decl *d)
 {
     size_t n = (size_t)d->npeaks;
-    byoc_device_decl *c = malloc(sizeof *c + sizeof(byoc_peak) * (n + 1));
+    byoc_device_decl *c = malloc(sizeof *c + sizeof(byoc_peak) * (n + BYOC_DT_COUNT_));
     if (!c)
         bx_oom();
     *c = *d;
@@ -1187,7 +1188,7 @@ static byoc_device_decl *copy_device(const byoc_device_decl *d)
     return c;
 }
 
-int byoc_registry_set_device_spec(byoc_registry *reg, const char *spec, byoc_error *err)
+static int set_device_spec(byoc_registry *reg, const char *spec, byoc_error *err)
 {
     static const char *const keys[] = {"flops", "bandwidth", "launch", "inner_launch", "units",
                                        "grain"};
@@ -1251,7 +1252,7 @@ int byoc_registry_set_device_spec(byoc_registry *reg, const char *spec, byoc_err
     }
     double v;
     const char *why = NULL;
-    if (bx_parse_nonneg(eq + 1, &v, &why) != 0 || (isinf(v) && which != 0)) {
+    if (bx_parse_nonneg(eq + 1, &v, &why) != 0 || isinf(v)) {
         bx_error_set(err, NULL, 0, 0, "'%s': bad value '%s': %s", spec, eq + 1,
                      why ? why : "not finite");
         return -1;
@@ -1278,12 +1279,7 @@ int byoc_registry_set_device_spec(byoc_registry *reg, const char *spec, byoc_err
         while (i < d->npeaks && peaks[i].dtype != dt)
             i++;
         if (i == d->npeaks) {
-            byoc_device_decl *grown = copy_device(d);   /* room for one more */
-            free(d);
-            d = reg->own_devices[k] = grown;
-            reg->devices[k].decl = d;
-            peaks = (byoc_peak *)d->peaks;
-            peaks[d->npeaks++] = (byoc_peak){dt, v};
+            peaks[d->npeaks++] = (byoc_peak){dt, v};   /* copy_device left room */
         } else {
             peaks[i].flops = v;
         }
@@ -1296,6 +1292,15 @@ int byoc_registry_set_device_spec(byoc_registry *reg, const char *spec, byoc_err
     case 5: d->grain = v; break;
     }
     return 0;
+}
+
+int byoc_registry_set_device_spec(byoc_registry *reg, const char *spec, byoc_error *err)
+{
+    bx_oom_guard guard;
+    BX_OOM_GUARD(&guard, err, -1);
+    int rc = set_device_spec(reg, spec, err);
+    bx_oom_close(&guard);
+    return rc;
 }
 
 /* ---- dump -------------------------------------------------------------- */

@@ -321,7 +321,9 @@ int byoc_registry_set_option_spec(byoc_registry *reg, const char *spec,
 /* Change a device's cost parameters, "device:key=value" with key one of
  * flops.DTYPE (a peak, added when the device has none for DTYPE),
  * bandwidth, launch, inner_launch, units, grain (doc/cost-model.md): what
- * the analytic model would say on another machine of the kind. */
+ * the analytic model would say on another machine of the kind.  Values are
+ * non-negative and finite; units a whole number up to 1000000.  Results
+ * computed before keep the figures they were computed with. */
 int byoc_registry_set_device_spec(byoc_registry *reg, const char *spec, byoc_error *err);
 /* Reset every option of every target to its default. */
 void byoc_registry_reset_options(byoc_registry *reg);

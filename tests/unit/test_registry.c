@@ -1025,6 +1025,10 @@ START_TEST(device_params)
     ck_assert_double_eq(g->inner_launch, 1e-6);
     ck_assert_double_eq(g->grain, 2e6);
     ck_assert_int_eq(byoc_registry_device(r, "npu")->units, 2);
+    /* Once copied, the device stays where it is, new dtypes included. */
+    ck_assert_int_eq(byoc_registry_set_device_spec(r, "gpu:flops.bfloat16=1e15", &err), 0);
+    ck_assert_ptr_eq(byoc_registry_device(r, "gpu"), g);
+    ck_assert_int_eq(g->npeaks, 4);
     ck_assert_ptr_eq(byoc_target_device(r, byoc_registry_target(r, "trt")), g);
     ck_assert_int_eq(base_devices[0].npeaks, 2);
     ck_assert_int_eq(base_devices[0].units, 0);
@@ -1041,6 +1045,7 @@ START_TEST(device_params)
         {"gpu:units=2000000", "whole number"},
         {"gpu:launch=-1", "negative"},
         {"gpu:launch=inf", "not finite"},
+        {"gpu:flops.float16=inf", "not finite"},
         {"gpu:bandwidth=fast", "not a number"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
