@@ -228,10 +228,10 @@ int bx_cost_kernel(const byoc_graph *g, const int *members, int n, const byoc_de
      * call joins the group of its first producer inside the kernel whose
      * kind fuses with its own; tuples and projections join their first
      * producer's group, or none (they cost nothing by themselves). */
-    int *parent = malloc(sizeof(int) * (size_t)n * 4);
+    int *parent = malloc(sizeof(int) * (size_t)n * 5);   /* one block: nothing leaks on bx_oom */
     if (!parent)
         bx_oom();
-    int *kind = parent + n, *order = kind + n, *start = order + n;
+    int *kind = parent + n, *order = kind + n, *start = order + n, *fill = start + n;
     for (int i = 0; i < n; i++) {
         parent[i] = i;
         kind[i] = -1;
@@ -272,9 +272,6 @@ int bx_cost_kernel(const byoc_graph *g, const int *members, int n, const byoc_de
         at += c;
         groups += c > 0;
     }
-    int *fill = malloc(sizeof(int) * (size_t)n + 1);
-    if (!fill)
-        bx_oom();
     memcpy(fill, start, sizeof(int) * (size_t)n);
     for (int i = 0; i < n; i++) {
         int r = find(parent, i);
@@ -295,7 +292,6 @@ int bx_cost_kernel(const byoc_graph *g, const int *members, int n, const byoc_de
         else
             sum += roofline_body(d, efficiency, &io);
     }
-    free(fill);
     free(parent);
     if (rc == 0) {
         *seconds = sum;
