@@ -44,6 +44,11 @@ void cli_opts_free(cli_opts *c);
 /* An error with a location reads file:line:col: error: ...; one without
  * is the command's: byoc: error: ... */
 void print_error(const byoc_error *e);
+/* Is a the option lng ("--x", "--x=V") or shrt ("-x"; may be NULL)? */
+bool opt_is(const char *a, const char *lng, const char *shrt);
+/* The value of option argv[*i]: "--x=V" or "--x V" / "-x V", with *i
+ * moved past it; NULL after reporting a missing value. */
+const char *opt_value(int argc, char **argv, int *i, const char *name);
 
 /* Partitioning options from the command line's. */
 void fill_options(const cli_opts *c, byoc_partition_options *o, const byoc_cost_table *table);

@@ -17,26 +17,6 @@
 
 #include "cli.h"
 
-/* argv[*i] is option `name`: its value ("--name=V" or "--name V"), with
- * *i moved past it; NULL after reporting a missing value. */
-static const char *own_value(int argc, char **argv, int *i, const char *name)
-{
-    size_t n = strlen(name);
-    if (argv[*i][n] == '=')
-        return argv[*i] + n + 1;
-    if (*i + 1 >= argc) {
-        fprintf(stderr, "byoc: error: %s needs a value\n", name);
-        return NULL;
-    }
-    return argv[++*i];
-}
-
-static bool is_opt(const char *a, const char *name)
-{
-    size_t n = strlen(name);
-    return !strncmp(a, name, n) && (a[n] == 0 || a[n] == '=');
-}
-
 int cmd_cost(byoc_registry *reg, int argc, char **argv)
 {
     const char *profile = NULL, *target = NULL;
@@ -47,13 +27,13 @@ int cmd_cost(byoc_registry *reg, int argc, char **argv)
     }
     int nrest = 0;
     for (int i = 0; i < argc; i++) {
-        const char **slot = is_opt(argv[i], "--from-ort-profile") ? &profile
-                          : is_opt(argv[i], "--target") ? &target : NULL;
+        const char **slot = opt_is(argv[i], "--from-ort-profile", NULL) ? &profile
+                          : opt_is(argv[i], "--target", NULL) ? &target : NULL;
         if (!slot) {
             rest[nrest++] = argv[i];
             continue;
         }
-        const char *v = own_value(argc, argv, &i, slot == &profile ? "--from-ort-profile"
+        const char *v = opt_value(argc, argv, &i, slot == &profile ? "--from-ort-profile"
                                                                    : "--target");
         if (!v || !*v) {
             if (v)

@@ -315,8 +315,7 @@ static int split_targets(cli_opts *c, const char *list)
     return 0;
 }
 
-/* The value of option argv[*i]: "--x=V" or "--x V" / "-x V". */
-static const char *opt_value(int argc, char **argv, int *i, const char *name)
+const char *opt_value(int argc, char **argv, int *i, const char *name)
 {
     const char *a = argv[*i];
     const char *eq = strchr(a, '=');
@@ -329,7 +328,7 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name)
     return argv[++*i];
 }
 
-static bool opt_is(const char *a, const char *lng, const char *shrt)
+bool opt_is(const char *a, const char *lng, const char *shrt)
 {
     size_t n = strlen(lng);
     if (!strncmp(a, lng, n) && (a[n] == '\0' || a[n] == '='))

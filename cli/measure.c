@@ -64,13 +64,6 @@ typedef struct measure_ctx {
     bool tty, line_shown, cache_warned;
 } measure_ctx;
 
-static double mono_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 /* ---- options -------------------------------------------------------------------- */
 
 static bool is_opt(const char *a, const char *lng, const char *shrt, const char **inline_val)
@@ -365,7 +358,7 @@ static void draw(measure_ctx *x, bool force)
 {
     if (!x->tty || x->m->quiet)
         return;
-    double t = mono_now();
+    double t = runner_now();
     if (!force && t - x->last_draw < 0.2)
         return;
     x->last_draw = t;
@@ -677,7 +670,7 @@ int cmd_measure(byoc_registry *reg, int argc, char **argv)
     if (rc_cfg.trtexec && !*rc_cfg.trtexec)
         rc_cfg.trtexec = NULL;
     x.total = njobs;
-    x.start = mono_now();
+    x.start = runner_now();
     x.tty = isatty(2);
     char rerr[1024];
     runner_status st = RUNNER_FINISHED;

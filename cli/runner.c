@@ -168,7 +168,7 @@ void runner_spec_free(runner_spec *r)
 
 /* ---- small helpers ---------------------------------------------------------- */
 
-static double now_s(void)
+double runner_now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -842,7 +842,7 @@ static int start_command(pool *p, slot *s)
         set_fatal(p, "cannot run /bin/sh: %s%s", strerror(rc), "");
         return -1;
     }
-    s->run_start = now_s();
+    s->run_start = runner_now();
     return 0;
 }
 
@@ -922,7 +922,7 @@ static int start_worker(pool *p, slot *s, runner_job *jobs, size_t njobs)
     }
     s->ready = false;
     s->sent = false;
-    s->worker_start = now_s();
+    s->worker_start = runner_now();
     s->last_err[0] = s->last_out[0] = '\0';
     return 0;
 }
@@ -954,7 +954,7 @@ static int send_request(pool *p, slot *s)
     }
     free(line);
     s->sent = true;
-    s->run_start = now_s();
+    s->run_start = runner_now();
     if (p->c->timeout > 0)
         s->deadline = s->run_start + p->c->timeout;
     return 0;
@@ -968,7 +968,7 @@ static void begin_job(pool *p, slot *s, runner_job *j, runner_job *jobs, size_t 
     reset_results(s);
     s->run = 0;
     s->deadline = 0;
-    double t = now_s();
+    double t = runner_now();
     switch (p->r->kind) {
     case RUNNER_ORT:
         s->sent = false;
@@ -1084,7 +1084,7 @@ static void command_done(pool *p, slot *s)
             finish(p, s, INFINITY, r);
             return;
         }
-        double t = now_s() - s->run_start;
+        double t = runner_now() - s->run_start;
         if (s->run >= c->warmup)
             s->times[s->run - c->warmup] = t;
         s->run++;
@@ -1198,7 +1198,7 @@ static void terminate(slot *s, double grace)
     if (!s->pid || s->kill_at)
         return;
     kill(-s->pid, SIGTERM);
-    s->kill_at = now_s() + grace;
+    s->kill_at = runner_now() + grace;
 }
 
 /* Stop every child: SIGTERM, up to the grace period, then SIGKILL (at
@@ -1211,7 +1211,7 @@ static void stop_all(pool *p, double grace)
     }
     for (;;) {
         bool alive = false;
-        double t = now_s(), wake = t + 0.05;
+        double t = runner_now(), wake = t + 0.05;
         for (int i = 0; i < p->nslots; i++) {
             slot *s = &p->slots[i];
             if (!s->pid)
@@ -1279,7 +1279,7 @@ runner_status runner_run(const runner_spec *r, const runner_config *c, runner_jo
         }
     }
     size_t next = 0;
-    double next_tick = now_s() + 0.5;
+    double next_tick = runner_now() + 0.5;
     struct pollfd *pfd = calloc(2 * (size_t)p.nslots + 1, sizeof *pfd);
     if (!pfd) {
         snprintf(err, errsize, "out of memory");
@@ -1309,7 +1309,7 @@ runner_status runner_run(const runner_spec *r, const runner_config *c, runner_jo
         if (!busy)
             break;
         /* poll until output, a signal, a deadline or the next tick */
-        double t = now_s(), wake = next_tick;
+        double t = runner_now(), wake = next_tick;
         int n = 0;
         if (sig_pipe[0] >= 0)
             pfd[n++] = (struct pollfd){.fd = sig_pipe[0], .events = POLLIN};
@@ -1338,7 +1338,7 @@ runner_status runner_run(const runner_spec *r, const runner_config *c, runner_jo
             if (s->err >= 0)
                 read_fd(&p, s, true);
         }
-        t = now_s();
+        t = runner_now();
         for (int i = 0; i < p.nslots; i++) {
             slot *s = &p.slots[i];
             bool exited = reap(&p, s);

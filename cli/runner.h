@@ -87,6 +87,8 @@ runner_status runner_run(const runner_spec *r, const runner_config *c, runner_jo
  * runner_run installs them itself when they are not installed. */
 void runner_signals_install(void);
 void runner_signals_restore(void);
+/* Seconds on the monotonic clock. */
+double runner_now(void);
 /* The signal that arrived (one of those), or 0. */
 int runner_interrupted(void);
 
