@@ -1,4 +1,5 @@
 /* Reading a whole file, and looking into folders (see file.h). */
+#define _POSIX_C_SOURCE 200809L
 #include "file.h"
 
 #include <dirent.h>
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "die.h"
 #include "errfmt.h"
@@ -20,6 +22,14 @@ char *bx_read_file(const char *path, size_t *size, byoc_error *err)
                      path ? strerror(errno) : "no path");
         return NULL;
     }
+    /* A folder opens but cannot be read; say so rather than "cannot read".
+     * Pipes and devices are read like files, as far as the size limit. */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        bx_error_set(err, path, 0, 0, "is a folder, not a file");
+        return NULL;
+    }
     size_t cap = 1 << 16, n = 0, got;
     char *buf = malloc(cap);
     if (!buf) {
@@ -28,8 +38,15 @@ char *bx_read_file(const char *path, size_t *size, byoc_error *err)
     }
     while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
         n += got;
+        if (n > BX_MAX_FILE) {
+            free(buf);
+            fclose(f);
+            bx_error_set(err, path, 0, 0, "larger than %zu bytes, the most byoc reads",
+                         BX_MAX_FILE);
+            return NULL;
+        }
         if (n == cap) {
-            char *nb = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+            char *nb = realloc(buf, cap * 2);
             if (!nb) {
                 free(buf);
                 fclose(f);
@@ -39,11 +56,11 @@ char *bx_read_file(const char *path, size_t *size, byoc_error *err)
             cap *= 2;
         }
     }
-    bool bad = ferror(f);
+    int bad = ferror(f) ? errno : 0;
     fclose(f);
-    if (bad) {
+    if (bad || n > BX_MAX_FILE) {
         free(buf);
-        bx_error_set(err, path, 0, 0, "cannot read the file");
+        bx_error_set(err, path, 0, 0, "cannot read the file: %s", strerror(bad ? bad : EIO));
         return NULL;
     }
     *size = n;
