@@ -23,15 +23,27 @@ typedef void *yyscan_t;
 }
 
 %code {
+#include <limits.h>
 #include <string.h>
+
+/* Bison's default, named here for the message that reports it. */
+#define YYMAXDEPTH 10000
 
 #define YYSTYPE RELAY_YYSTYPE
 #define YYLTYPE RELAY_YYLTYPE
 #include "relay_lexer.h"
 
+/* Syntax errors go through yyreport_syntax_error; what comes here is the
+ * parser's stack running out (YYMAXDEPTH entries), on input nested that
+ * deep. */
 static void relay_yyerror(RELAY_YYLTYPE *l, yyscan_t scanner, relay_reader *r, const char *msg)
 {
-    relay_error_at(r, l->first_line, l->first_column, "%s", msg);
+    if (strcmp(msg, "memory exhausted") == 0)
+        relay_error_at(r, l->first_line, l->first_column,
+                       "nesting too deep for the parser (its stack holds %d entries)",
+                       (int)YYMAXDEPTH);
+    else
+        relay_error_at(r, l->first_line, l->first_column, "%s", msg);
 }
 
 #define CHECK(x) do { if ((x) < 0 || r->failed) YYABORT; } while (0)
@@ -406,6 +418,10 @@ int relay_parse(relay_reader *r, const char *text, size_t len);
 int relay_parse(relay_reader *r, const char *text, size_t len)
 {
     yyscan_t sc;
+    if (len > INT_MAX) {     /* flex takes an int */
+        relay_error_at(r, 1, 1, "the text is larger than %d bytes", INT_MAX);
+        return -1;
+    }
     if (relay_yylex_init_extra(r, &sc) != 0)
         return -1;
     YY_BUFFER_STATE b = relay_yy_scan_bytes(text, (int)len, sc);

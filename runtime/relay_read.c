@@ -424,6 +424,31 @@ static int run_checks(relay_reader *r)
     return 0;
 }
 
+/* After inference: a projection past the end of a tuple whose fields are
+ * known, or of a value inference found to be a tensor, is an error at the
+ * projection (TVM's type checker refuses it), not a node left untyped. */
+static int check_projections(relay_reader *r)
+{
+    for (int i = 0; i < byoc_graph_node_count(r->g); i++) {
+        if (byoc_node_kind_of(r->g, i) != BYOC_N_PROJ)
+            continue;
+        int t = byoc_node_arg(r->g, i, 0), index = byoc_node_proj_index(r->g, i);
+        int nfields = byoc_node_field_count(r->g, t);
+        const byoc_tensor_type *tt = nfields < 0 ? byoc_node_type(r->g, t, -1) : NULL;
+        if (nfields >= 0 && index >= nfields)
+            relay_error_at(r, byoc_node_line(r->g, i), byoc_node_col(r->g, i),
+                           "projection .%d of a tuple of %d field%s", index, nfields,
+                           nfields == 1 ? "" : "s");
+        else if (tt && tt->rank >= 0)
+            relay_error_at(r, byoc_node_line(r->g, i), byoc_node_col(r->g, i),
+                           "projection .%d of a tensor, not a tuple", index);
+        else
+            continue;
+        return -1;
+    }
+    return 0;
+}
+
 /* ---- nodes ------------------------------------------------------------------------- */
 
 static int graph_error(relay_reader *r, const byoc_error *e, int line, int col)
@@ -820,7 +845,7 @@ out:
     return node;
 }
 
-static relay_val eval(relay_reader *r, relay_scope *s, const relay_expr *e)
+static relay_val eval_expr(relay_reader *r, relay_scope *s, const relay_expr *e)
 {
     relay_val v = {.node = -1};
     switch (e->kind) {
@@ -900,6 +925,24 @@ static relay_val eval(relay_reader *r, relay_scope *s, const relay_expr *e)
     }
     }
     bx_die("unknown Relay expression kind");
+}
+
+/* Evaluation recurses once per level of nesting: expressions inside
+ * expressions, and calls of functions inlined inside others.  The parser's
+ * stack already bounds the first; the depth bounds both, so that a deep
+ * input is an error rather than a stack overflow (doc/limits.md). */
+static relay_val eval(relay_reader *r, relay_scope *s, const relay_expr *e)
+{
+    if (r->depth >= RELAY_MAX_DEPTH) {
+        const relay_expr *at = expr_start(e);
+        relay_error_at(r, at->line, at->col,
+                       "expressions and inlined calls nest more than %d deep", RELAY_MAX_DEPTH);
+        return error_val;
+    }
+    r->depth++;
+    relay_val v = eval_expr(r, s, e);
+    r->depth--;
+    return v;
 }
 
 /* @main: its parameters are the graph's inputs, its result the output. */
@@ -991,6 +1034,8 @@ static byoc_graph *read_text(const byoc_registry *reg, const char *text, size_t 
         rc = -1;
     if (rc == 0)
         rc = run_checks(&r);
+    if (rc == 0)
+        rc = check_projections(&r);
     bx_hash_free(&r.globals);
     bx_arena_free(&r.arena);
     free(r.meta);

@@ -133,7 +133,12 @@ typedef struct relay_reader {
     bool failed;
     relay_check *checks, *last_check; /* type checks left for after inference */
     long calls, limit;              /* functions inlined; most calls and nodes */
+    int depth;                      /* of eval's recursion */
 } relay_reader;
+
+/* The deepest nesting of expressions and inlined calls evaluated (the
+ * parser's stack, of YYMAXDEPTH entries, is a bound of its own). */
+#define RELAY_MAX_DEPTH 1000
 
 void relay_error_at(relay_reader *r, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
