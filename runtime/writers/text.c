@@ -6,6 +6,7 @@
  * are cut at a fixed width, the rest counted, so a line stays readable
  * whatever the model. */
 #include <math.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,14 +151,22 @@ static void put_runs(bx_strbuf *out, const byoc_graph *g, const byoc_partition *
     free(seen);
 }
 
-/* "%12" -> 12; -1 for names that are not Relay's numbered locals. */
+/* "%12" -> 12; -1 for names that are not Relay's numbered locals, and for
+ * numbers past INT_MAX (a name is text: "%9223372036854775807" is one too,
+ * but no run of them can be counted on without overflowing). */
 static long local_number(const char *s)
 {
     if (!s || s[0] != '%' || s[1] < '0' || s[1] > '9' || (s[1] == '0' && s[2]))
         return -1;
-    char *end;
-    long v = strtol(s + 1, &end, 10);
-    return *end ? -1 : v;
+    long v = 0;
+    for (const char *p = s + 1; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return -1;
+        v = v * 10 + (*p - '0');
+        if (v > INT_MAX)
+            return -1;
+    }
+    return v;
 }
 
 /* The nodes of a partition by name, runs of consecutive Relay locals
@@ -170,7 +179,8 @@ static void put_names(bx_strbuf *out, const byoc_graph *g, const byoc_partition 
     for (int i = 0; i < P->nnodes;) {
         long v = local_number(byoc_node_name(g, P->nodes[i]));
         int j = i + 1;
-        while (v >= 0 && j < P->nnodes && local_number(byoc_node_name(g, P->nodes[j])) == v + (j - i))
+        while (v >= 0 && j < P->nnodes
+               && local_number(byoc_node_name(g, P->nodes[j])) - v == (long)(j - i))
             j++;
         bx_sb_reset(&b);
         if (j - i >= 3) {
