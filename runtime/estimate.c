@@ -52,6 +52,7 @@
 #include "cost.h"
 #include "die.h"
 #include "errfmt.h"
+#include "file.h"
 #include "hash.h"
 #include "number.h"
 #include "strbuf.h"
@@ -785,28 +786,25 @@ byoc_cost_table *byoc_cost_table_read_string(const char *text, size_t len, const
     return t;
 }
 
+static char *read_table_file(const char *path, size_t *n, byoc_error *err)
+{
+    bx_oom_guard guard;
+    BX_OOM_GUARD(&guard, err, NULL);
+    char *text = bx_read_file(path, n, err);
+    bx_oom_close(&guard);
+    return text;
+}
+
+/* The whole file, within bx_read_file's size limit, then the string
+ * reader. */
 byoc_cost_table *byoc_cost_table_read(const char *path, byoc_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        bx_error_set(err, path, 0, 0, "cannot open: %s", strerror(errno));
-        return NULL;
-    }
-    bx_strbuf b = {0};
-    char chunk[8192];
     size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        sb_put(&b, chunk, n);
-    bool bad = ferror(f);
-    int saved = errno;
-    fclose(f);
-    if (bad) {
-        bx_sb_free(&b);
-        bx_error_set(err, path, 0, 0, "cannot read: %s", strerror(saved));
+    char *text = read_table_file(path, &n, err);
+    if (!text)
         return NULL;
-    }
-    byoc_cost_table *t = byoc_cost_table_read_string(b.s ? b.s : "", b.len, path, err);
-    bx_sb_free(&b);
+    byoc_cost_table *t = byoc_cost_table_read_string(text, n, path, err);
+    free(text);
     return t;
 }
 

@@ -1404,9 +1404,12 @@ static int parse_layout(const char *s, lay_axis *ax, int cap)
     int n = 0;
     while (*s) {
         int64_t f = 0;
-        while (isdigit((unsigned char)*s))
+        while (isdigit((unsigned char)*s)) {
             f = f * 10 + (*s++ - '0');
-        if (!isalpha((unsigned char)*s) || n == cap || f > 1000000)
+            if (f > 1000000)    /* before it can overflow */
+                return -1;
+        }
+        if (!isalpha((unsigned char)*s) || n == cap)
             return -1;
         bool upper = isupper((unsigned char)*s);
         if (upper == (f > 0))
