@@ -58,6 +58,8 @@
 
 /* Tensors below this many bytes are written inline. */
 #define INLINE_MAX 1024
+/* The most random data made for one tensor: 4 GiB. */
+#define RANDOM_TENSOR_MAX ((uint64_t)4 << 30)
 /* Offsets in kernels.data are multiples of this. */
 #define DATA_ALIGN 64
 
@@ -242,6 +244,18 @@ Onnx__TensorProto *bx_random_tensor(bx_random_data *d, bx_arena *a, const char *
         bx_sb_printf(&id, "%lld,", (long long)dims[k]);
     }
     bx_sb_printf(&id, ":%s", key ? key : "");
+    /* A graph-only model declares its weights' shapes: a hostile one could
+     * ask for terabytes of random data.  A real model's largest tensor (an
+     * LLM's embedding table) stays well under the cap (doc/limits.md). */
+    if (n * eb > RANDOM_TENSOR_MAX) {
+        bx_sb_free(&id);
+        bx_error_set(err, NULL, 0, 0,
+                     "tensor '%s' would need %llu bytes of random data; byoc makes at most "
+                     "%llu for one tensor",
+                     name ? name : "", (unsigned long long)(n * eb),
+                     (unsigned long long)RANDOM_TENSOR_MAX);
+        return NULL;
+    }
     Onnx__TensorProto *t = BX_NEW(a, Onnx__TensorProto);
     onnx__tensor_proto__init(t);
     t->name = bx_arena_strdup(a, name ? name : "");

@@ -77,4 +77,17 @@ bad = [k for k in ks if k["file"] is None]
 assert bad and all("cumprod" in k["ops"] and "no ONNX form" in k["why"] for k in bad), bad
 assert any(k["file"] for k in ks), "nothing written"
 PY
+# A graph-only model whose weight would need 16 GiB of random data: that
+# kernel is listed unwritten with the cap, nothing that large is made.
+cat >"$tmp/huge.relay" <<'RELAY'
+#[version = "0.0.5"]
+def @main(%x: Tensor[(1, 4096), float32]) {
+  %0 = nn.dense(%x, meta[relay.Constant][0] /* ty=Tensor[(1048576, 4096), float32] */, units=1048576);
+  nn.relu(%0)
+}
+RELAY
+expect 0 "warning: kernel .* not written: .*would need 17179869184 bytes of random data; byoc makes at most 4294967296" \
+    "$BYOC" kernels "$tmp/huge.relay" -t dnnl,llvm -f onnx -o "$tmp/h"
+[ ! -f "$tmp/h/kernels.data" ] || [ "$(wc -c <"$tmp/h/kernels.data")" -lt 1048576 ] ||
+    fail "kernels.data of the huge model is large"
 exit $failed
