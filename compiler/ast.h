@@ -18,6 +18,31 @@
 #include "arena.h"
 #include "hash.h"
 
+/* ---- limits (doc/language.md, "Limits") ------------------------------------
+ *
+ * A .byoc file is untrusted input: every way its size or nesting could turn
+ * into C recursion, exponential expansion or unbounded output is capped, and
+ * passing a cap is a located error.  The values are far beyond what real
+ * descriptions use (the bundled ones stay under a tenth of each). */
+enum {
+    BYOCC_MAX_FILE_SIZE = 16 << 20,   /* bytes in one source file */
+    BYOCC_MAX_DEPTH = 1000,           /* nesting of an expression or a pattern,
+                                         also after let expansion */
+    BYOCC_MAX_TYPE_DEPTH = 255,       /* [] of a type */
+    BYOCC_MAX_NAME = 255,             /* characters in a name, dotted or made
+                                         from a template */
+    BYOCC_MAX_IMPORT_DEPTH = 64,      /* files importing files */
+    BYOCC_MAX_REFINE = 64,            /* targets refining targets */
+    BYOCC_MAX_PATTERN_NODES = 10000,  /* nodes of one lowered pattern */
+    BYOCC_MAX_LOWER_STEPS = 100000,   /* work lowering one pattern */
+    BYOCC_MAX_FAMILY = 10000,         /* patterns of one for family */
+    BYOCC_MAX_FAMILY_VARS = 64,       /* variables of one for family */
+    BYOCC_MAX_EXPANDED = 250000,      /* pattern nodes, predicate nodes and
+                                         constant items made, in all */
+    BYOCC_MAX_OUTPUT = 64 << 20,      /* bytes of generated C */
+    BYOCC_MAX_ERRORS = 100            /* errors reported before stopping */
+};
+
 /* ---- locations and diagnostics (diag.c) ---------------------------------- */
 
 typedef struct loc {
@@ -27,7 +52,7 @@ typedef struct loc {
 
 typedef struct diag {
     int errors;
-    FILE *out;
+    FILE *out;             /* NULL: stderr */
 } diag;
 
 void diag_error(diag *d, loc at, const char *fmt, ...)
@@ -37,6 +62,17 @@ void diag_note(diag *d, loc at, const char *fmt, ...)
 /* The closest of `n` names to `name` within a small edit distance, or
  * NULL.  Used for "did you mean" notes. */
 const char *diag_suggest(const char *name, const char *const *names, int n);
+/* The same, one candidate at a time, for names that are not in an array. */
+typedef struct suggester {
+    const char *name;
+    const char *best;
+    int limit, bestd;
+} suggester;
+void suggest_begin(suggester *s, const char *name);
+void suggest_offer(suggester *s, const char *candidate);
+/* One error past BYOCC_MAX_ERRORS, "too many errors" is printed instead,
+ * nothing after it, and the phases stop at their next item. */
+bool diag_stopped(const diag *d);
 
 /* ---- vectors -------------------------------------------------------------- */
 
@@ -72,6 +108,8 @@ typedef struct expr expr;
 struct expr {
     expr_kind kind;
     loc at, end;       /* first and last character */
+    loc op_at;         /* UNARY/BINARY: the operator */
+    int depth;         /* 1 for a leaf, else one more than the deepest operand */
     int op;            /* UNARY/BINARY: operator ('+', OP_EQ, ...) */
     int64_t i;         /* INT, BOOL; QUANT: 1 all, 0 any */
     double f;          /* FLOAT */
@@ -88,6 +126,9 @@ struct expr {
     int qvar;          /* NAME: quantifier variable depth, -1 none */
     int opt;           /* target.X: option index */
     void *sym;         /* resolved op, extern, ... */
+    bool cst;          /* an int known at compile time: cval */
+    bool nosubst;      /* part of a for-family value: not substituted */
+    int64_t cval;
 };
 
 /* Predicate types. */
@@ -141,6 +182,7 @@ struct pat {
     vec attrs;         /* APPLY attribute equalities (attr_eq_ast) */
     int index;         /* PROJ: index, -1 for * */
     expr *value;       /* CONST value, LIT */
+    int depth;         /* as expr's */
 };
 
 /* ---- declarations ----------------------------------------------------------- */
@@ -209,6 +251,10 @@ typedef struct titem {
     vec gens;          /* PATTERN family generators (forgen_ast *) */
     let_ast *let;
     byoc_pass_point point;   /* LOWER (name: the pass) */
+    /* check.c: where's top-level && clauses, their texts set, once for
+     * every copy of it */
+    vec clauses;
+    bool split;
 } titem;
 
 typedef struct decl decl;
@@ -241,6 +287,9 @@ struct decl {
     bool lower;
 
     /* filled by resolve/check */
+    bx_hash *attr_index;   /* op: attribute name -> attr_ast, first wins */
+    bx_hash *let_index;    /* target: its lets' names -> titem, first wins */
+    bx_hash *opt_index;    /* target: option name -> index in options */
     decl *parent_decl;
     bool checked, checking;
     vec options;           /* flattened: option_info * */
@@ -261,6 +310,8 @@ typedef struct file_ast {
     int state;             /* 0 new, 1 loading, 2 done: import cycles */
     loc importing_at;      /* while loading: the import being followed */
     bool parsed_ok;
+    int index;             /* in all_files */
+    unsigned char *reach;  /* bit per all_files index: the files it sees */
 } file_ast;
 
 /* ---- the compilation --------------------------------------------------------- */
@@ -277,13 +328,39 @@ typedef struct compilation {
     bx_hash ops, devices, targets, externs, lets;
     vec deps;              /* paths read, for -MD */
     int next_pattern_id;
+    size_t expanded;       /* BYOCC_MAX_EXPANDED's count */
+    bool too_large;        /* passed it: check stops */
+    const char *expanding; /* what is being expanded, for its message */
+    loc expanding_at;
+    vec indexes;           /* bx_hash * that check() built and frees */
+    bx_hash *op_spaces;    /* "nn" for nn.conv2d: first parts of op names */
 } compilation;
 
-/* parser.y / lexer.l */
-file_ast *parse_file(compilation *c, const char *path, const char *display);
+/* compilation_init sets up an empty compilation: its arena and namespaces,
+ * diagnostics to stderr (set diag.out to any FILE * before use; it stays
+ * the caller's), the data folder from $BYOC_DATADIR or the installed one.
+ * compilation_free frees everything it holds; init again to reuse it. */
+void compilation_init(compilation *c);
+void compilation_free(compilation *c);
 
-/* resolve.c: load main and its imports, build the namespaces. */
+/* parser.y / lexer.l: parse the text src[0..n) (NUL-terminated, in the
+ * arena: the AST keeps it) of the file called display. */
+file_ast *parse_source(compilation *c, const char *display, const char *src, size_t n);
+/* read_source and parse_source; NULL after an unlocated error when path
+ * cannot be read. */
+file_ast *parse_file(compilation *c, const char *path, const char *display);
+/* resolve.c: read a source file whole into the arena, NUL-terminated; NULL
+ * with an error located at `from` (none: "byocc: error:") when it is not a
+ * regular file, is larger than BYOCC_MAX_FILE_SIZE or cannot be read. */
+char *read_source(compilation *c, const char *path, loc from, size_t *len);
+
+/* resolve.c: load main and its imports, build the namespaces.  0, or -1
+ * after errors. */
 int resolve(compilation *c, const char *path);
+/* The same with the main file's text in memory: display_name names it in
+ * diagnostics and is where its relative imports are looked for first;
+ * imports are read from disk.  For tests and fuzzing. */
+int resolve_buffer(compilation *c, const char *display_name, const char *data, size_t len);
 /* Is decl d visible from file f (declared in f or a file it imports,
  * directly or not)? */
 bool visible_from(const file_ast *f, const decl *d);

@@ -15,7 +15,16 @@
  * must bind to one graph node.
  *
  * Predicates are typed here; emit_c.c can then translate them without
- * looking anything up. */
+ * looking anything up.  Integer arithmetic on constants is folded as it
+ * is typed: a division by zero or an overflow there is an error, never
+ * undefined behaviour here or in the generated C.
+ *
+ * Expansion is where a small input becomes a large output - a let used
+ * twice in a let used twice, a for family over several sets - so it is
+ * counted: nodes and steps per pattern, patterns per family, and what all
+ * expansions make together (BYOCC_MAX_* in ast.h); passing a limit is an
+ * error at what was being expanded.  Lookups by name go through hash
+ * tables, so that no count of declarations makes checking quadratic. */
 #include <math.h>
 #include <stdlib.h>
 #include <ctype.h>
@@ -25,6 +34,7 @@
 
 #include "ast.h"
 #include "die.h"
+#include "strbuf.h"
 #include "values.h"
 
 /* ---- small helpers ----------------------------------------------------------- */
@@ -48,18 +58,22 @@ byoc_op_kind op_kind_from_name(const char *s, bool *ok)
     return BYOC_OPK_OPAQUE;
 }
 
-/* Names of a hash table's entries, for "did you mean". */
-static const char **hash_names(compilation *c, const bx_hash *h, int *n)
+/* Stop: too many errors, or the expansion limit was passed. */
+static bool stopped(compilation *c)
 {
-    const char **v = BX_NEWN(A, const char *, h->n + 1);
-    for (size_t i = 0; i < h->n; i++)
-        v[i] = h->entries[i].key;
-    *n = (int)h->n;
-    return v;
+    return c->too_large || diag_stopped(&c->diag);
+}
+
+static void suggest_note(compilation *c, loc at, const suggester *sg)
+{
+    if (sg->best)
+        NOTE(at, "did you mean '%s'?", sg->best);
 }
 
 static void suggest(compilation *c, loc at, const char *name, const char *const *names, int n)
 {
+    if (stopped(c))
+        return;
     const char *s = diag_suggest(name, names, n);
     if (s)
         NOTE(at, "did you mean '%s'?", s);
@@ -67,9 +81,47 @@ static void suggest(compilation *c, loc at, const char *name, const char *const 
 
 static void suggest_hash(compilation *c, loc at, const char *name, const bx_hash *h)
 {
-    int n;
-    const char **v = hash_names(c, h, &n);
-    suggest(c, at, name, v, n);
+    if (stopped(c))
+        return;
+    suggester sg;
+    suggest_begin(&sg, name);
+    for (size_t i = 0; i < h->n; i++)
+        suggest_offer(&sg, h->entries[i].key);
+    suggest_note(c, at, &sg);
+}
+
+/* A hash table that check() frees when it is done. */
+static bx_hash *new_index(compilation *c)
+{
+    bx_hash *h = BX_NEW(A, bx_hash);
+    bx_hash_init(h);
+    vec_push(A, &c->indexes, h);
+    return h;
+}
+
+/* Count n more nodes made by expansion.  Past BYOCC_MAX_EXPANDED, one
+ * error names what was being expanded, and checking stops. */
+static bool charge(compilation *c, size_t n)
+{
+    if (c->too_large)
+        return false;
+    c->expanded += n;
+    if (c->expanded <= BYOCC_MAX_EXPANDED)
+        return true;
+    ERR(c->expanding_at, "expanding %s makes the description too large (more than %d nodes "
+        "in all)", c->expanding ? c->expanding : "this", BYOCC_MAX_EXPANDED);
+    c->too_large = true;
+    return false;
+}
+
+/* The items of a value, nested lists counted whole. */
+static size_t value_size(const byoc_value *v)
+{
+    size_t n = 1;
+    if (v->kind == BYOC_V_LIST)
+        for (size_t i = 0; i < v->u.list.n; i++)
+            n += value_size(&v->u.list.items[i]);
+    return n;
 }
 
 /* ---- compile-time values --------------------------------------------------------- */
@@ -195,6 +247,32 @@ static double number(compilation *c, expr *e, const char *what)
 
 /* ---- ops ---------------------------------------------------------------------------- */
 
+/* The attribute of op named name (the first, if declared twice), or NULL. */
+static attr_ast *op_attr(compilation *c, decl *op, const char *name)
+{
+    if (!op->attr_index) {
+        op->attr_index = new_index(c);
+        for (int i = 0; i < op->attrs.n; i++) {
+            attr_ast *a = op->attrs.v[i];
+            if (!bx_hash_get(op->attr_index, a->name))
+                bx_hash_put(op->attr_index, a->name, a);
+        }
+    }
+    return bx_hash_get(op->attr_index, name);
+}
+
+/* "did you mean" among op's attributes. */
+static void suggest_attr(compilation *c, loc at, const char *name, decl *op)
+{
+    if (stopped(c) || !op)
+        return;
+    suggester sg;
+    suggest_begin(&sg, name);
+    for (int j = 0; j < op->attrs.n; j++)
+        suggest_offer(&sg, ((attr_ast *)op->attrs.v[j])->name);
+    suggest_note(c, at, &sg);
+}
+
 static void check_op(compilation *c, decl *d)
 {
     bool ok;
@@ -203,24 +281,25 @@ static void check_op(compilation *c, decl *d)
         ERR(d->kind_at, "unknown op kind '%s'", d->kind_name);
         suggest(c, d->kind_at, d->kind_name, opkind_names, 6);
     }
-    for (int i = 0; i < d->inputs.n; i++) {
+    bx_hash seen;
+    bx_hash_init(&seen);
+    for (int i = 0; i < d->inputs.n && !stopped(c); i++) {
         input_ast *in = d->inputs.v[i];
-        for (int j = 0; j < i; j++) {
-            input_ast *o = d->inputs.v[j];
-            if (strcmp(o->name, in->name) == 0) {
-                ERR(in->at, "duplicate input '%s' of op '%s'", in->name, d->name);
-                NOTE(o->at, "previous input '%s' is here", o->name);
-            }
+        input_ast *o = bx_hash_get(&seen, in->name);
+        if (o) {
+            ERR(in->at, "duplicate input '%s' of op '%s'", in->name, d->name);
+            NOTE(o->at, "previous input '%s' is here", o->name);
+        } else {
+            bx_hash_put(&seen, in->name, in);
         }
     }
-    for (int i = 0; i < d->attrs.n; i++) {
+    bx_hash_free(&seen);
+    for (int i = 0; i < d->attrs.n && !stopped(c); i++) {
         attr_ast *at = d->attrs.v[i];
-        for (int j = 0; j < i; j++) {
-            attr_ast *o = d->attrs.v[j];
-            if (strcmp(o->name, at->name) == 0) {
-                ERR(at->at, "duplicate attribute '%s' of op '%s'", at->name, d->name);
-                NOTE(o->at, "previous declaration of '%s' is here", o->name);
-            }
+        attr_ast *o = op_attr(c, d, at->name);
+        if (o != at) {
+            ERR(at->at, "duplicate attribute '%s' of op '%s'", at->name, d->name);
+            NOTE(o->at, "previous declaration of '%s' is here", o->name);
         }
         if (at->type.d.base == BYOC_V_VERSION && at->type.ok)
             ERR(at->type.at, "attributes cannot have type version");
@@ -251,7 +330,11 @@ static void check_op(compilation *c, decl *d)
 
 static void check_params(compilation *c, decl *d, const char *const *keys, int nkeys)
 {
-    for (int i = 0; i < d->params.n; i++) {
+    /* Keys, and flops' dtypes, given so far. */
+    bx_hash given, peaks;
+    bx_hash_init(&given);
+    bx_hash_init(&peaks);
+    for (int i = 0; i < d->params.n && !stopped(c); i++) {
         param_ast *p = d->params.v[i];
         bool known = false;
         for (int k = 0; k < nkeys; k++)
@@ -272,19 +355,17 @@ static void check_params(compilation *c, decl *d, const char *const *keys, int n
                 ERR(p->sub_at, "unknown dtype '%s'", p->sub);
                 continue;
             }
-            for (int j = 0; j < i; j++) {
-                param_ast *q = d->params.v[j];
-                if (q->sub && strcmp(q->sub, p->sub) == 0)
-                    ERR(p->sub_at, "peak for '%s' given twice", p->sub);
-            }
+            if (bx_hash_get(&peaks, p->sub))
+                ERR(p->sub_at, "peak for '%s' given twice", p->sub);
+            bx_hash_put(&peaks, p->sub, p);
         } else {
-            for (int j = 0; j < i; j++) {
-                param_ast *q = d->params.v[j];
-                if (!q->sub && strcmp(q->key, p->key) == 0)
-                    ERR(p->at, "'%s' given twice", p->key);
-            }
+            if (bx_hash_get(&given, p->key))
+                ERR(p->at, "'%s' given twice", p->key);
+            bx_hash_put(&given, p->key, p);
         }
     }
+    bx_hash_free(&given);
+    bx_hash_free(&peaks);
 }
 
 static decl *lookup_place(compilation *c, const file_ast *f, const char *name, loc at,
@@ -316,20 +397,42 @@ static void check_link(compilation *c, decl *d)
 /* ---- targets ------------------------------------------------------------------------------ */
 
 typedef struct scope scope;   /* pattern lowering state, below */
-static void check_target(compilation *c, decl *d);
+static void check_target(compilation *c, decl *d, int depth);
 static lpattern *lower_pattern(compilation *c, decl *t, titem *it, pat *p, const char *name,
                                vec *genvars, vec *genvals);
-static void check_where(compilation *c, decl *t, lpattern *lp, expr *where, bool partition,
+static void check_where(compilation *c, decl *t, lpattern *lp, titem *it, bool partition,
                         vec *genvars, vec *genvals);
+
+/* t's option index of name, or -1. */
+static int option_index(decl *t, const char *name)
+{
+    intptr_t k = t->opt_index ? (intptr_t)bx_hash_get(t->opt_index, name) : 0;
+    return (int)k - 1;
+}
 
 static option_info *find_option(decl *t, const char *name)
 {
-    for (int i = 0; i < t->options.n; i++) {
-        option_info *o = t->options.v[i];
-        if (strcmp(o->name, name) == 0)
-            return o;
-    }
-    return NULL;
+    int k = option_index(t, name);
+    return k >= 0 ? t->options.v[k] : NULL;
+}
+
+static void add_option(compilation *c, decl *t, option_info *o)
+{
+    if (!t->opt_index)
+        t->opt_index = new_index(c);
+    vec_push(A, &t->options, o);
+    bx_hash_put(t->opt_index, o->name, (void *)(intptr_t)t->options.n);
+}
+
+static void suggest_option(compilation *c, loc at, const char *name, decl *t)
+{
+    if (stopped(c))
+        return;
+    suggester sg;
+    suggest_begin(&sg, name);
+    for (int k = 0; k < t->options.n; k++)
+        suggest_offer(&sg, ((option_info *)t->options.v[k])->name);
+    suggest_note(c, at, &sg);
 }
 
 static const char *setting_names[] = {"fusion", "max_depth", "max_nodes", "max_exits",
@@ -419,11 +522,11 @@ static void check_options(compilation *c, decl *d)
         for (int i = 0; i < d->parent_decl->options.n; i++) {
             option_info *o = BX_NEW(A, option_info);
             *o = *(option_info *)d->parent_decl->options.v[i];
-            vec_push(A, &d->options, o);
+            add_option(c, d, o);
         }
     }
     d->ninherited = d->options.n;
-    for (int i = 0; i < d->items.n; i++) {
+    for (int i = 0; i < d->items.n && !stopped(c); i++) {
         titem *it = d->items.v[i];
         if (it->kind != TI_OPTION && it->kind != TI_OPTION_SET)
             continue;
@@ -457,15 +560,11 @@ static void check_options(compilation *c, decl *d)
             }
             if (have)
                 o->def = v;
-            vec_push(A, &d->options, o);
+            add_option(c, d, o);
         } else {
             if (!prev) {
                 ERR(it->name_at, "target '%s' has no option '%s' to set", d->name, it->name);
-                int n = d->options.n;
-                const char **names = BX_NEWN(A, const char *, n + 1);
-                for (int k = 0; k < n; k++)
-                    names[k] = ((option_info *)d->options.v[k])->name;
-                suggest(c, it->name_at, it->name, names, n);
+                suggest_option(c, it->name_at, it->name, d);
                 continue;
             }
             if (have && !conform(c, &v, &prev->type)) {
@@ -474,14 +573,11 @@ static void check_options(compilation *c, decl *d)
                 continue;
             }
             /* A new default for an inherited option: copy the info. */
-            for (int k = 0; k < d->options.n; k++)
-                if (d->options.v[k] == prev) {
-                    option_info *o = BX_NEW(A, option_info);
-                    *o = *prev;
-                    if (have)
-                        o->def = v;
-                    d->options.v[k] = o;
-                }
+            option_info *o = BX_NEW(A, option_info);
+            *o = *prev;
+            if (have)
+                o->def = v;
+            d->options.v[option_index(d, it->name)] = o;
         }
     }
 }
@@ -494,23 +590,22 @@ static const char *point_word(byoc_pass_point p)
 
 /* lower [before|after] NAME;  NAME must be an `extern lower` the target's
  * file sees; a target names a pass at most once per point. */
-static void check_lower(compilation *c, decl *d, titem *it)
+static void check_lower(compilation *c, decl *d, titem *it, bx_hash *given)
 {
     decl *ex = bx_hash_get(&c->externs, it->name);
     if (!ex || !visible_from(d->file, ex)) {
         ERR(it->name_at, "unknown lower pass '%s'", it->name);
-        if (ex)
+        if (ex || stopped(c))
             return;   /* declared in a file this one does not import */
-        const char **names = BX_NEWN(A, const char *, c->externs.n + 1);
-        int n = 0;
+        suggester sg;
+        suggest_begin(&sg, it->name);
         for (size_t i = 0; i < c->externs.n; i++) {
             decl *e = c->externs.entries[i].val;
             if (e->lower)
-                names[n++] = e->name;
+                suggest_offer(&sg, e->name);
         }
-        const char *s = diag_suggest(it->name, names, n);
-        if (s)
-            NOTE(it->name_at, "did you mean '%s'?", s);
+        if (sg.best)
+            NOTE(it->name_at, "did you mean '%s'?", sg.best);
         else
             NOTE(it->name_at, "a pass is declared at file level: 'extern lower %s;'", it->name);
         return;
@@ -521,32 +616,43 @@ static void check_lower(compilation *c, decl *d, titem *it)
         return;
     }
     target_info *ti = d->info;
-    for (int i = 0; i < ti->passes.n; i++) {
-        pass_info *p = ti->passes.v[i];
-        if (p->point == it->point && strcmp(p->name, it->name) == 0) {
-            ERR(it->name_at, "pass '%s' given twice at point '%s' in target '%s'", it->name,
-                point_word(it->point), d->name);
-            NOTE(p->at, "first given here");
-            return;
-        }
+    const char *key = bx_arena_printf(A, "%s %s", point_word(it->point), it->name);
+    pass_info *prev = bx_hash_get(given, key);
+    if (prev) {
+        ERR(it->name_at, "pass '%s' given twice at point '%s' in target '%s'", it->name,
+            point_word(it->point), d->name);
+        NOTE(prev->at, "first given here");
+        return;
     }
     pass_info *p = BX_NEW(A, pass_info);
     p->name = ex->name;
     p->point = it->point;
     p->at = it->name_at;
     vec_push(A, &ti->passes, p);
+    bx_hash_put(given, key, p);
 }
 
 /* The lets a target body can use: its own, then file-level ones visible
  * from its file. */
+static titem *target_let(compilation *c, decl *t, const char *name)
+{
+    if (!t->let_index) {
+        t->let_index = new_index(c);
+        for (int i = 0; i < t->items.n; i++) {
+            titem *it = t->items.v[i];
+            if (it->kind == TI_LET && !bx_hash_get(t->let_index, it->let->name))
+                bx_hash_put(t->let_index, it->let->name, it);
+        }
+    }
+    return bx_hash_get(t->let_index, name);
+}
+
 static let_ast *find_let(compilation *c, decl *t, const char *name)
 {
     if (t) {
-        for (int i = 0; i < t->items.n; i++) {
-            titem *it = t->items.v[i];
-            if (it->kind == TI_LET && strcmp(it->let->name, name) == 0)
-                return it->let;
-        }
+        titem *it = target_let(c, t, name);
+        if (it)
+            return it->let;
     }
     decl *d = bx_hash_get(&c->lets, name);
     if (d && (!t || visible_from(t->file, d)))
@@ -560,93 +666,118 @@ static decl *find_op(compilation *c, const file_ast *f, const char *name)
     return d && visible_from(f, d) ? d : NULL;
 }
 
-/* Expand a name template "dense_bias_{act}" with the generator values. */
-static const char *expand_name(compilation *c, const char *tpl, loc at, vec *vars, vec *vals)
+/* The text a family value stands for in a name: a name's last dotted
+ * part, a string's text, an int; NULL when none. */
+static const char *name_text(compilation *c, expr *v)
 {
-    size_t cap = strlen(tpl) + 64;
-    char *out = bx_arena_alloc(A, cap);
-    size_t o = 0;
-    for (const char *p = tpl; *p;) {
-        if (*p != '{') {
-            if (o + 2 >= cap) {
-                char *n = bx_arena_alloc(A, cap * 2);
-                memcpy(n, out, o);
-                out = n;
-                cap *= 2;
-            }
-            out[o++] = *p++;
-            continue;
-        }
-        const char *e = strchr(p, '}');
-        char var[128];
-        size_t n = (size_t)(e - p - 1);
-        if (n >= sizeof var)
-            n = sizeof var - 1;
-        memcpy(var, p + 1, n);
-        var[n] = 0;
-        p = e + 1;
-        const char *text = NULL;
-        for (int i = 0; vars && i < vars->n; i++)
-            if (strcmp(vars->v[i], var) == 0) {
-                expr *v = vals->v[i];
-                if (v->kind == E_NAME) {
-                    const char *dot = strrchr(v->s, '.');
-                    text = dot ? dot + 1 : v->s;
-                } else if (v->kind == E_STR) {
-                    text = v->s;
-                } else if (v->kind == E_INT) {
-                    text = bx_arena_printf(A, "%lld", (long long)v->i);
-                } else {
-                    ERR(v->at, "this value cannot be part of a pattern name");
-                    text = "";
-                }
-            }
-        if (!text) {
-            ERR(at, "'%s' in the pattern name is not a variable of the for family", var);
-            text = "";
-        }
-        size_t tl = strlen(text);
-        if (o + tl + 2 >= cap) {
-            size_t ncap = (o + tl + 2) * 2;
-            char *nb = bx_arena_alloc(A, ncap);
-            memcpy(nb, out, o);
-            out = nb;
-            cap = ncap;
-        }
-        memcpy(out + o, text, tl);
-        o += tl;
+    if (v->kind == E_NAME) {
+        const char *dot = strrchr(v->s, '.');
+        return dot ? dot + 1 : v->s;
     }
-    out[o] = 0;
-    if (!(isalpha((unsigned char)out[0]) || out[0] == '_'))
-        ERR(at, "the pattern name '%s' made from this template does not start with a letter", out);
-    return out;
-}
-
-/* Rewrite dotted names written as member chains (nn.relu) into one name. */
-static const char *dotted(compilation *c, expr *e)
-{
-    if (e->kind == E_NAME)
-        return e->s;
-    if (e->kind == E_MEMBER) {
-        const char *a = dotted(c, e->a);
-        return a ? bx_arena_printf(A, "%s.%s", a, e->s) : NULL;
-    }
+    if (v->kind == E_STR)
+        return v->s;
+    if (v->kind == E_INT)
+        return bx_arena_printf(A, "%lld", (long long)v->i);
     return NULL;
 }
 
-/* "act = nn.relu, op = add": which family member this is. */
+/* Expand a name template "dense_bias_{act}" with the generator values; a
+ * name longer than BYOCC_MAX_NAME is an error. */
+static const char *expand_name(compilation *c, const char *tpl, loc at, vec *vars, vec *vals)
+{
+    bx_strbuf out = {0};
+    bool too_long = false;
+    for (const char *p = tpl; *p && !too_long;) {
+        const char *e = *p == '{' ? strchr(p, '}') : NULL;
+        if (!e) {
+            const char *n = strchr(p, '{');
+            size_t k = n ? (size_t)(n - p) : strlen(p);
+            bx_sb_printf(&out, "%.*s", (int)k, p);
+            p += k;
+        } else {
+            size_t n = (size_t)(e - p - 1);
+            const char *var = bx_arena_strndup(A, p + 1, n);
+            p = e + 1;
+            const char *text = NULL;
+            for (int i = 0; vars && i < vars->n; i++)
+                if (strcmp(vars->v[i], var) == 0) {
+                    expr *v = vals->v[i];
+                    text = name_text(c, v);
+                    if (!text) {
+                        ERR(v->at, "this value cannot be part of a pattern name");
+                        text = "";
+                    }
+                }
+            if (!text) {
+                ERR(at, "'%s' in the pattern name is not a variable of the for family", var);
+                text = "";
+            }
+            if (strlen(text) > BYOCC_MAX_NAME)
+                too_long = true;
+            else
+                bx_sb_printf(&out, "%s", text);
+        }
+        too_long |= out.len > BYOCC_MAX_NAME;
+    }
+    const char *r = too_long ? NULL : bx_arena_strdup(A, bx_sb_str(&out));
+    bx_sb_free(&out);
+    if (too_long) {
+        ERR(at, "the pattern name made from this template is too long (more than %d "
+            "characters)", BYOCC_MAX_NAME);
+        return tpl;
+    }
+    if (!(isalpha((unsigned char)r[0]) || r[0] == '_'))
+        ERR(at, "the pattern name '%s' made from this template does not start with a letter", r);
+    return r;
+}
+
+/* Rewrite dotted names written as member chains (nn.relu) into one name;
+ * NULL when e is not one, or it would be longer than any name. */
+static const char *dotted(compilation *c, expr *e)
+{
+    size_t len = 0;
+    const expr *x = e;
+    for (; x->kind == E_MEMBER; x = x->a) {
+        len += strlen(x->s) + 1;
+        if (len > BYOCC_MAX_NAME)
+            return NULL;
+    }
+    if (x->kind != E_NAME)
+        return NULL;
+    len += strlen(x->s);
+    if (len > BYOCC_MAX_NAME)
+        return NULL;
+    char *r = bx_arena_alloc(A, len + 1);
+    size_t end = len;
+    for (x = e; x->kind == E_MEMBER; x = x->a) {
+        size_t n = strlen(x->s);
+        end -= n;
+        memcpy(r + end, x->s, n);
+        r[--end] = '.';
+    }
+    memcpy(r, x->s, end);
+    r[len] = 0;
+    return r;
+}
+
+/* "act = nn.relu, op = add": which family member this is, for notes; long
+ * values are cut short. */
 static const char *describe_values(compilation *c, vec *vars, vec *vals)
 {
-    const char *s = "";
+    bx_strbuf b = {0};
     for (int i = 0; vars && i < vars->n; i++) {
         expr *v = vals->v[i];
-        const char *text = v->kind == E_NAME ? v->s
-                           : v->kind == E_STR ? bx_arena_printf(A, "\"%s\"", v->s)
-                           : v->kind == E_INT ? bx_arena_printf(A, "%lld", (long long)v->i)
-                                              : "...";
-        s = bx_arena_printf(A, "%s%s%s = %s", s, i ? ", " : "", (char *)vars->v[i], text);
+        const char *text = v->kind == E_NAME || v->kind == E_STR ? v->s
+                           : v->kind == E_INT ? name_text(c, v) : "...";
+        const char *q = v->kind == E_STR ? "\"" : "";
+        if (strlen(text) > 40)
+            bx_sb_printf(&b, "%s%s = %s%.37s...%s", i ? ", " : "", (char *)vars->v[i], q, text, q);
+        else
+            bx_sb_printf(&b, "%s%s = %s%s%s", i ? ", " : "", (char *)vars->v[i], q, text, q);
     }
-    return s;
+    const char *r = bx_arena_strdup(A, bx_sb_str(&b));
+    bx_sb_free(&b);
+    return r;
 }
 
 typedef struct named {
@@ -692,7 +823,7 @@ static void add_pattern(compilation *c, decl *d, titem *it, vec *vars, vec *vals
         lp->efficiency = v;
     }
     if (it->where)
-        check_where(c, d, lp, it->where, false, vars, vals);
+        check_where(c, d, lp, it, false, vars, vals);
     vec_push(A, &d->info->patterns, lp);
 }
 
@@ -706,7 +837,7 @@ static void expand_family(compilation *c, decl *d, titem *it, int g, vec *vars, 
         return;
     }
     forgen_ast *gen = it->gens.v[g];
-    for (int i = 0; i < gen->values.n; i++) {
+    for (int i = 0; i < gen->values.n && !stopped(c); i++) {
         expr *v = gen->values.v[i];
         int save = vars->n;
         if (gen->vars.n == 1) {
@@ -741,7 +872,37 @@ static void expand_family(compilation *c, decl *d, titem *it, int g, vec *vars, 
     }
 }
 
-static void check_target(compilation *c, decl *d)
+/* The patterns a for family makes, at most BYOCC_MAX_FAMILY + 1. */
+static size_t family_size(titem *it, int *nvars)
+{
+    size_t n = 1;
+    *nvars = 0;
+    for (int g = 0; g < it->gens.n; g++) {
+        forgen_ast *gen = it->gens.v[g];
+        n *= (size_t)gen->values.n;
+        if (n > BYOCC_MAX_FAMILY)
+            n = BYOCC_MAX_FAMILY + 1;
+        *nvars += gen->vars.n;
+    }
+    return n;
+}
+
+/* What an item expands, for the message of BYOCC_MAX_EXPANDED. */
+static void expanding(compilation *c, titem *it)
+{
+    c->expanding_at = it->at;
+    switch (it->kind) {
+    case TI_PATTERN:
+        c->expanding = bx_arena_printf(A, "%s '%s'", it->gens.n ? "the for family" : "pattern",
+                                       it->name);
+        break;
+    case TI_SUPPORTS: c->expanding = "this supports rule"; break;
+    default: c->expanding = "this partition rule"; break;
+    }
+}
+
+/* depth: how many targets refine this one, down the chain being checked. */
+static void check_target(compilation *c, decl *d, int depth)
 {
     if (d->checked)
         return;
@@ -752,7 +913,11 @@ static void check_target(compilation *c, decl *d)
     d->checking = true;
     d->info = BX_NEW(A, target_info);
     decl *p = bx_hash_get(&c->devices, d->parent);
-    if (!p || !visible_from(d->file, p)) {
+    if (p && p->kind == D_TARGET && !p->checked && !p->checking && depth >= BYOCC_MAX_REFINE) {
+        ERR(d->parent_at, "target '%s' refines a chain of more than %d targets", d->name,
+            BYOCC_MAX_REFINE);
+        p = NULL;
+    } else if (!p || !visible_from(d->file, p)) {
         ERR(d->parent_at, "unknown parent '%s' of target '%s'", d->parent, d->name);
         if (!p)
             suggest_hash(c, d->parent_at, d->parent, &c->devices);
@@ -766,17 +931,19 @@ static void check_target(compilation *c, decl *d)
                 NOTE(p->parent_at, "'%s' refines '%s' here", p->name, p->parent);
                 p = NULL;
             } else {
-                check_target(c, p);
+                check_target(c, p, depth + 1);
             }
         }
         d->parent_decl = p;
     }
     check_options(c, d);
 
-    bx_hash names;
+    bx_hash names, passes;
     bx_hash_init(&names);
-    for (int i = 0; i < d->items.n; i++) {
+    bx_hash_init(&passes);
+    for (int i = 0; i < d->items.n && !stopped(c); i++) {
         titem *it = d->items.v[i];
+        expanding(c, it);
         switch (it->kind) {
         case TI_SETTING: check_setting(c, d, it); break;
         case TI_SUPPORTS_ALL:
@@ -785,35 +952,45 @@ static void check_target(compilation *c, decl *d)
             d->info->supports_all = true;
             break;
         case TI_SUPPORTS:
-            for (int k = 0; k < it->pats.n; k++) {
+            for (int k = 0; k < it->pats.n && !stopped(c); k++) {
                 lpattern *lp = lower_pattern(c, d, it, it->pats.v[k], NULL, NULL, NULL);
                 if (!lp)
                     continue;
                 if (it->where)
-                    check_where(c, d, lp, it->where, false, NULL, NULL);
+                    check_where(c, d, lp, it, false, NULL, NULL);
                 vec_push(A, &d->info->rules, lp);
             }
             break;
-        case TI_LET:
-            for (int k = 0; k < i; k++) {
-                titem *o = d->items.v[k];
-                if (o->kind == TI_LET && strcmp(o->let->name, it->let->name) == 0) {
-                    ERR(it->name_at, "redefinition of let '%s'", it->let->name);
-                    NOTE(o->name_at, "previous definition of '%s' is here", it->let->name);
-                }
+        case TI_LET: {
+            titem *first = target_let(c, d, it->let->name);
+            if (first != it) {
+                ERR(it->name_at, "redefinition of let '%s'", it->let->name);
+                NOTE(first->name_at, "previous definition of '%s' is here", it->let->name);
             }
             break;
+        }
         case TI_PATTERN: {
+            int nvars;
+            if (family_size(it, &nvars) > BYOCC_MAX_FAMILY) {
+                ERR(it->at, "the for family '%s' makes more than %d patterns", it->name,
+                    BYOCC_MAX_FAMILY);
+                break;
+            }
+            if (nvars > BYOCC_MAX_FAMILY_VARS) {
+                ERR(it->at, "the for family '%s' has more than %d variables", it->name,
+                    BYOCC_MAX_FAMILY_VARS);
+                break;
+            }
             vec vars = {0}, vals = {0};
             expand_family(c, d, it, 0, &vars, &vals, &names);
             break;
         }
-        case TI_LOWER: check_lower(c, d, it); break;
+        case TI_LOWER: check_lower(c, d, it, &passes); break;
         case TI_PARTITION: {
             lpattern *lp = BX_NEW(A, lpattern);
             lp->at = it->at;
             lp->id = c->next_pattern_id++;
-            check_where(c, d, lp, it->where, true, NULL, NULL);
+            check_where(c, d, lp, it, true, NULL, NULL);
             vec_push(A, &d->info->partition, lp);
             break;
         }
@@ -821,6 +998,7 @@ static void check_target(compilation *c, decl *d)
         }
     }
     bx_hash_free(&names);
+    bx_hash_free(&passes);
     d->checking = false;
     d->checked = true;
 }
@@ -840,8 +1018,14 @@ struct scope {
     const file_ast *file;
     lpattern *lp;
     vec binds;            /* binding * : names visible to the where clause */
+    bx_hash bound;        /* name -> its first binding */
     vec *genvars, *genvals;
     int depth;            /* let expansion depth */
+    int nesting;          /* lower()'s recursion */
+    int steps;            /* lower()'s calls and what they do */
+    bool failed;          /* a limit was passed: lowering stops */
+    const char *let;      /* the outermost let being expanded, and where */
+    loc let_at;
 };
 
 typedef struct letenv {
@@ -851,9 +1035,56 @@ typedef struct letenv {
     loc call_at;          /* where the let is used */
 } letenv;
 
+enum { TOO_MANY_NODES, TOO_MANY_STEPS, TOO_DEEP };
+
+/* A limit on one pattern was passed: say so once, at the outermost let
+ * being expanded when there is one (a let is what multiplies), and stop. */
+static void pattern_too_large(scope *s, loc at, int what)
+{
+    compilation *c = s->c;
+    if (s->failed)
+        return;
+    s->failed = true;
+    if (!s->let) {
+        if (what == TOO_MANY_NODES)
+            ERR(at, "this pattern is too large (more than %d nodes)", BYOCC_MAX_PATTERN_NODES);
+        else if (what == TOO_MANY_STEPS)
+            ERR(at, "lowering this pattern takes more than %d steps", BYOCC_MAX_LOWER_STEPS);
+        else
+            ERR(at, "this pattern nests too deeply (more than %d levels)", BYOCC_MAX_DEPTH);
+    } else if (what == TOO_MANY_NODES) {
+        ERR(s->let_at, "expanding '%s' makes the pattern too large (more than %d nodes)", s->let,
+            BYOCC_MAX_PATTERN_NODES);
+    } else if (what == TOO_MANY_STEPS) {
+        ERR(s->let_at, "expanding '%s' takes more than %d steps", s->let, BYOCC_MAX_LOWER_STEPS);
+    } else {
+        ERR(s->let_at, "expanding '%s' nests the pattern too deeply (more than %d levels)",
+            s->let, BYOCC_MAX_DEPTH);
+    }
+}
+
+/* Count work done lowering: false once there was too much. */
+static bool step(scope *s, loc at, int n)
+{
+    if (s->failed)
+        return false;
+    s->steps += n;
+    if (s->steps > BYOCC_MAX_LOWER_STEPS) {
+        pattern_too_large(s, at, TOO_MANY_STEPS);
+        return false;
+    }
+    return true;
+}
+
 static int new_node(scope *s, byoc_pkind kind, loc at)
 {
     compilation *c = s->c;
+    /* The node is made whatever happens: callers use it at once.  Lowering
+     * stops at the next lower(). */
+    if (s->lp->nodes.n == BYOCC_MAX_PATTERN_NODES)
+        pattern_too_large(s, at, TOO_MANY_NODES);
+    if (!charge(c, 1))
+        s->failed = true;
     lpnode *n = BX_NEW(A, lpnode);
     n->kind = kind;
     n->slot = -1;
@@ -875,12 +1106,14 @@ static void add_kid(scope *s, int parent, int kid)
 
 static binding *find_binding(scope *s, const char *name)
 {
-    for (int i = 0; i < s->binds.n; i++) {
-        binding *b = s->binds.v[i];
-        if (strcmp(b->name, name) == 0)
-            return b;
-    }
-    return NULL;
+    return bx_hash_get(&s->bound, name);
+}
+
+static void add_binding(scope *s, binding *b)
+{
+    vec_push(&s->c->arena, &s->binds, b);
+    if (!bx_hash_get(&s->bound, b->name))
+        bx_hash_put(&s->bound, b->name, b);
 }
 
 static expr *gen_value(scope *s, const char *name)
@@ -957,13 +1190,20 @@ static int expand_let(scope *s, let_ast *let, vec *args, loc at, letenv *env)
     }
     letenv inner = {let, BX_NEWN(A, int, args->n + 1), env, at};
     for (int i = 0; i < args->n; i++)
-        inner.args[i] = lower(s, args->v[i], env);
+        if ((inner.args[i] = lower(s, args->v[i], env)) < 0 && s->failed)
+            return -1;
+    if (s->depth == 0) {
+        s->let = let->name;
+        s->let_at = at;
+    }
     s->depth++;
     /* The body sees its parameters, not the caller's. */
     letenv body = inner;
     body.up = NULL;
     int r = lower(s, let->body, &body);
     s->depth--;
+    if (s->depth == 0 && !s->failed)
+        s->let = NULL;
     return r;
 }
 
@@ -971,6 +1211,8 @@ static int expand_let(scope *s, let_ast *let, vec *args, loc at, letenv *env)
 static bool callee_ops(scope *s, pat *p, vec *ops, letenv *env)
 {
     compilation *c = s->c;
+    if (!step(s, p->at, 1 + ops->n))
+        return false;
     if (p->kind == P_ALT)
     {
         /* Both sides, so that every unknown name is reported. */
@@ -1057,23 +1299,22 @@ static int lower_call(scope *s, pat *p, letenv *env)
     int n = new_node(s, BYOC_PAT_CALL, p->at);
     for (int i = 0; i < ops.n; i++)
         vec_push(A, &node_at(s, n)->ops, (void *)((decl *)ops.v[i])->name);
-    for (int i = 0; i < p->attrs.n; i++) {
+    for (int i = 0; i < p->attrs.n && !s->failed; i++) {
         attr_eq_ast *ae = p->attrs.v[i];
         byoc_value *v = BX_NEW(A, byoc_value);
         bool ok = const_value(c, subst_const(s, ae->value), v, A);
+        /* The value is checked against each op, and kept. */
+        size_t size = ok ? value_size(v) : 1;
+        if (!step(s, ae->at, (int)(size < BYOCC_MAX_LOWER_STEPS ? size : BYOCC_MAX_LOWER_STEPS)
+                                 * (ops.n + 1))
+            || !charge(c, size))
+            return -1;
         for (int k = 0; k < ops.n; k++) {
             decl *o = ops.v[k];
-            attr_ast *decl_attr = NULL;
-            for (int j = 0; j < o->attrs.n; j++)
-                if (strcmp(((attr_ast *)o->attrs.v[j])->name, ae->name) == 0)
-                    decl_attr = o->attrs.v[j];
+            attr_ast *decl_attr = op_attr(c, o, ae->name);
             if (!decl_attr) {
                 ERR(ae->at, "'%s' has no attribute '%s'", o->name, ae->name);
-                int na = o->attrs.n;
-                const char **names = BX_NEWN(A, const char *, na + 1);
-                for (int j = 0; j < na; j++)
-                    names[j] = ((attr_ast *)o->attrs.v[j])->name;
-                suggest(c, ae->at, ae->name, names, na);
+                suggest_attr(c, ae->at, ae->name, o);
                 ok = false;
                 break;
             }
@@ -1123,9 +1364,9 @@ static int lower_name(scope *s, pat *p, letenv *env)
         /* A bare op: a call with any arguments. */
         int n = new_node(s, BYOC_PAT_CALL, p->at);
         vec_push(A, &node_at(s, n)->ops, (void *)op->name);
-        for (int i = 0; i < op->inputs.n; i++)
+        for (int i = 0; i < op->inputs.n && !s->failed; i++)
             add_kid(s, n, new_node(s, BYOC_PAT_WILD, p->at));
-        return n;
+        return s->failed ? -1 : n;
     }
     if (strchr(name, '.')) {
         ERR(p->at, "unknown operator '%s'", name);
@@ -1147,11 +1388,30 @@ static int lower_name(scope *s, pat *p, letenv *env)
     b->name = name;
     b->node = n;
     b->at = p->at;
-    vec_push(A, &s->binds, b);
+    add_binding(s, b);
     return n;
 }
 
+static int lower_(scope *s, pat *p, letenv *env);
+
+/* Lower p: the index of its node, or -1 after an error.  Each let body
+ * nests its own pattern inside the caller's, so the recursion is counted
+ * here, whatever the parser saw. */
 static int lower(scope *s, pat *p, letenv *env)
+{
+    if (!step(s, p->at, 1))
+        return -1;
+    if (s->nesting == BYOCC_MAX_DEPTH) {
+        pattern_too_large(s, p->at, TOO_DEEP);
+        return -1;
+    }
+    s->nesting++;
+    int r = lower_(s, p, env);
+    s->nesting--;
+    return s->failed ? -1 : r;
+}
+
+static int lower_(scope *s, pat *p, letenv *env)
 {
     compilation *c = s->c;
     int n;
@@ -1180,6 +1440,10 @@ static int lower(scope *s, pat *p, letenv *env)
         if (p->value) {
             byoc_value *v = BX_NEW(A, byoc_value);
             if (!const_value(c, subst_const(s, p->value), v, A))
+                return -1;
+            size_t size = value_size(v);
+            if (!step(s, p->at, size < BYOCC_MAX_LOWER_STEPS ? (int)size : BYOCC_MAX_LOWER_STEPS)
+                || !charge(c, size))
                 return -1;
             if (v->kind != BYOC_V_INT && v->kind != BYOC_V_FLOAT && v->kind != BYOC_V_BOOL) {
                 ERR(p->value->at, "a constant pattern needs a number or a bool, not %s",
@@ -1250,7 +1514,7 @@ static int lower(scope *s, pat *p, letenv *env)
         b->node = k;
         b->at = p->at;
         b->explicit_bind = true;
-        vec_push(A, &s->binds, b);
+        add_binding(s, b);
         return k;
     }
     case P_COMMUTE: {
@@ -1283,8 +1547,10 @@ static lpattern *lower_pattern(compilation *c, decl *t, titem *it, pat *p, const
     s.lp = lp;
     s.genvars = genvars;
     s.genvals = genvals;
+    bx_hash_init(&s.bound);
     int before = c->diag.errors;
     int root = lower(&s, p, NULL);
+    bx_hash_free(&s.bound);
     if (root < 0 || c->diag.errors != before)
         return NULL;
     lp->root = root;
@@ -1325,6 +1591,7 @@ typedef struct pscope {
     compilation *c;
     decl *target;
     lpattern *lp;
+    bx_hash slots;        /* lp's slot name -> index + 1, first wins */
     bool partition;
     vec *genvars, *genvals;
     const char *qvars[16];
@@ -1405,10 +1672,7 @@ static int slot_of(pscope *ps, const char *name)
 {
     if (!ps->lp)
         return -1;
-    for (int i = 0; i < ps->lp->slot_names.n; i++)
-        if (strcmp(ps->lp->slot_names.v[i], name) == 0)
-            return i;
-    return -1;
+    return (int)(intptr_t)bx_hash_get(&ps->slots, name) - 1;
 }
 
 static void unknown_name(pscope *ps, expr *e, const char *name)
@@ -1435,12 +1699,20 @@ static void unknown_name(pscope *ps, expr *e, const char *name)
         NOTE(e->at, "did you mean '%s'?", sug);
 }
 
-/* Replace a for-family variable by (a copy of) its value. */
+static expr *copy_expr(compilation *c, expr *e, bool value);
+
+/* Replace a for-family variable by a copy of its value.  The value was
+ * written outside the family, so names in it are not substituted again
+ * (`for a in {a}` would substitute without end). */
 static bool subst_expr(pscope *ps, expr *e)
 {
+    if (e->nosubst)
+        return false;
     for (int i = 0; ps->genvars && i < ps->genvars->n; i++)
         if (strcmp(ps->genvars->v[i], e->s) == 0) {
-            expr *v = ps->genvals->v[i];
+            expr *v = copy_expr(ps->c, ps->genvals->v[i], true);
+            if (!v)
+                return false;  /* too large: checking stops */
             loc at = e->at;
             *e = *v;
             e->at = at;
@@ -1481,6 +1753,20 @@ static int type_name_expr(pscope *ps, expr *e)
     return T_ERROR;
 }
 
+/* Is name the first part of a dotted op name ("nn" of nn.conv2d)? */
+static bool op_space(compilation *c, const char *name)
+{
+    if (!c->op_spaces) {
+        c->op_spaces = new_index(c);
+        for (size_t i = 0; i < c->ops.n; i++) {
+            const char *key = c->ops.entries[i].key, *dot = strchr(key, '.');
+            if (dot)
+                bx_hash_put(c->op_spaces, bx_arena_strndup(A, key, (size_t)(dot - key)), c);
+        }
+    }
+    return bx_hash_get(c->op_spaces, name) != NULL;
+}
+
 static lpnode *slot_node(pscope *ps, int slot)
 {
     intptr_t k = (intptr_t)ps->lp->slot_nodes.v[slot];
@@ -1494,19 +1780,15 @@ static int type_member(pscope *ps, expr *e)
     if (e->a->kind == E_NAME && strcmp(e->a->s, "target") == 0
         && !(ps->lp && slot_of(ps, "target") >= 0)) {
         decl *t = ps->target;
-        for (int i = 0; i < t->options.n; i++) {
+        int i = option_index(t, e->s);
+        if (i >= 0) {
             option_info *o = t->options.v[i];
-            if (strcmp(o->name, e->s) == 0) {
-                e->opt = i;
-                e->sym = o;
-                return desc_type(&o->type);
-            }
+            e->opt = i;
+            e->sym = o;
+            return desc_type(&o->type);
         }
         ERR(e->at, "target '%s' has no option '%s'", t->name, e->s);
-        const char **names = BX_NEWN(A, const char *, t->options.n + 1);
-        for (int i = 0; i < t->options.n; i++)
-            names[i] = ((option_info *)t->options.v[i])->name;
-        suggest(c, e->at, e->s, names, t->options.n);
+        suggest_option(c, e->at, e->s, t);
         return T_ERROR;
     }
     /* A dotted op name: nn.conv2d */
@@ -1515,6 +1797,7 @@ static int type_member(pscope *ps, expr *e)
         expr *head = e;
         while (head->kind == E_MEMBER)
             head = head->a;
+        bool ns = op_space(c, head->s);
         bool bound = slot_of(ps, head->s) >= 0;
         for (int i = 0; i < ps->nq; i++)
             bound |= strcmp(ps->qvars[i], head->s) == 0;
@@ -1527,11 +1810,6 @@ static int type_member(pscope *ps, expr *e)
                 return T_OP;
             }
             /* nn.conv2 is a misspelt op; x.groups an unknown name x. */
-            size_t hl = strlen(head->s);
-            bool ns = false;
-            for (size_t i = 0; i < c->ops.n && !ns; i++)
-                ns = strncmp(c->ops.entries[i].key, head->s, hl) == 0
-                     && c->ops.entries[i].key[hl] == '.';
             if (ns) {
                 ERR(e->at, "unknown operator '%s'", dn);
                 suggest_hash(c, e->at, dn, &c->ops);
@@ -1559,17 +1837,10 @@ static int type_member(pscope *ps, expr *e)
     int ty = T_ERROR;
     for (int k = 0; k < n->ops.n; k++) {
         decl *op = find_op(c, ps->target->file, n->ops.v[k]);
-        attr_ast *found = NULL;
-        for (int j = 0; op && j < op->attrs.n; j++)
-            if (strcmp(((attr_ast *)op->attrs.v[j])->name, e->s) == 0)
-                found = op->attrs.v[j];
+        attr_ast *found = op ? op_attr(c, op, e->s) : NULL;
         if (!found) {
             ERR(e->at, "'%s' has no attribute '%s'", op ? op->name : "?", e->s);
-            int na = op ? op->attrs.n : 0;
-            const char **names = BX_NEWN(A, const char *, na + 1);
-            for (int j = 0; j < na; j++)
-                names[j] = ((attr_ast *)op->attrs.v[j])->name;
-            suggest(c, e->at, e->s, names, na);
+            suggest_attr(c, e->at, e->s, op);
             return T_ERROR;
         }
         int t = desc_type(&found->type.d);
@@ -1618,6 +1889,53 @@ static int type_opset(pscope *ps, expr *e)
     if (t != T_ERROR)
         ERR(e->at, "expected an operator, not %s", ty_name(t));
     return T_ERROR;
+}
+
+/* Is e a zero the language knows of: a constant int, or a float literal? */
+static bool const_zero(const expr *e)
+{
+    if (e->kind == E_UNARY && e->op == '-')
+        return const_zero(e->a);
+    return (e->cst && e->cval == 0) || (e->kind == E_FLOAT && e->f == 0);
+}
+
+/* Fold a op b on constant ints into e; false on overflow. */
+static bool fold(expr *e, int op, int64_t a, int64_t b)
+{
+    int64_t r;
+    switch (op) {
+    case '+':
+        if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b))
+            return false;
+        r = a + b;
+        break;
+    case '-':
+        if ((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b))
+            return false;
+        r = a - b;
+        break;
+    case '*':
+        if (a != 0 && b != 0
+            && (a == -1 ? b == INT64_MIN
+                : b == -1 ? a == INT64_MIN
+                : (a > 0) == (b > 0) ? (a > 0 ? a > INT64_MAX / b : a < INT64_MAX / b)
+                : (a > 0 ? b < INT64_MIN / a : a < INT64_MIN / b)))
+            return false;
+        r = a * b;
+        break;
+    case '/':
+    case '%':
+        /* b != 0: division by zero is reported before. */
+        if (a == INT64_MIN && b == -1)
+            return false;
+        r = op == '/' ? a / b : a % b;
+        break;
+    default:
+        return true;
+    }
+    e->cst = true;
+    e->cval = r;
+    return true;
 }
 
 static const char *const builtins[] = {
@@ -1679,9 +1997,14 @@ static int type_call(pscope *ps, expr *e)
     if (!strcmp(f, "abs")) {
         if (check_args(ps, e, 1))
             return T_ERROR;
-        int t = typecheck(ps, e->items.v[0]);
+        expr *x = e->items.v[0];
+        int t = typecheck(ps, x);
         if (t != T_ERROR && t != T_INT && t != T_FLOAT) {
             ERR(e->at, "abs() needs a number, not %s", ty_name(t));
+            return T_ERROR;
+        }
+        if (t == T_INT && x->cst && !fold(e, x->cval < 0 ? '-' : '+', 0, x->cval)) {
+            ERR(e->at, "integer overflow in constant expression");
             return T_ERROR;
         }
         return t;
@@ -1763,23 +2086,31 @@ static int type_list(pscope *ps, expr *e)
     }
 }
 
-/* The ops a bound pattern node can be a call of, into out; false when it
- * can be something else (a wildcard, a constant, a tuple, any op). */
-static bool node_ops(pscope *ps, lpnode *n, vec *out, int depth)
+/* The ops a bound pattern node can be a call of, into out, each once;
+ * false when it can be something else (a wildcard, a constant, a tuple,
+ * any op).  Patterns are DAGs: an alternative reached twice is walked
+ * once (seen), or `a1: (a0 | a0)`, `a2: (a1 | a1)`, ... would take 2^n. */
+static bool node_ops(pscope *ps, int k, vec *out, bx_hash *names, unsigned char *seen,
+                     int depth)
 {
     compilation *c = ps->c;
+    if (seen[k])
+        return true;
+    seen[k] = 1;
+    lpnode *n = ps->lp->nodes.v[k];
     if (depth > 32)
         return false;
     if (n->kind == BYOC_PAT_CALL) {
         if (!n->ops.n)
             return false;
         for (int i = 0; i < n->ops.n; i++)
-            vec_push(A, out, n->ops.v[i]);
+            if (!bx_hash_put(names, n->ops.v[i], n))
+                vec_push(A, out, n->ops.v[i]);
         return true;
     }
     if (n->kind == BYOC_PAT_ALT) {
         for (int i = 0; i < n->kids.n; i++)
-            if (!node_ops(ps, ps->lp->nodes.v[(intptr_t)n->kids.v[i]], out, depth + 1))
+            if (!node_ops(ps, (int)(intptr_t)n->kids.v[i], out, names, seen, depth + 1))
                 return false;
         return true;
     }
@@ -1801,16 +2132,23 @@ static void check_op_comparison(pscope *ps, expr *e)
             || !lit->sym || !ps->lp)
             continue;
         vec ops = {0};
-        bool known = node_ops(ps, slot_node(ps, arg->slot), &ops, 0);
-        bool found = false;
-        for (int i = 0; known && i < ops.n; i++)
-            found |= strcmp(ops.v[i], lit->s) == 0;
+        bx_hash names;
+        bx_hash_init(&names);
+        unsigned char *seen = BX_NEWN(A, unsigned char, ps->lp->nodes.n);
+        bool known = node_ops(ps, (int)(intptr_t)ps->lp->slot_nodes.v[arg->slot], &ops, &names,
+                              seen, 0);
+        bool found = known && bx_hash_get(&names, lit->s);
+        bx_hash_free(&names);
         if (known && !found) {
-            const char *set = "";
-            for (int i = 0; i < ops.n; i++)
-                set = bx_arena_printf(A, "%s%s%s", set, i ? " | " : "", (char *)ops.v[i]);
+            /* The first few ops are enough to say what it is. */
+            bx_strbuf set = {0};
+            for (int i = 0; i < ops.n && i < 8; i++)
+                bx_sb_printf(&set, "%s%s", i ? " | " : "", (char *)ops.v[i]);
+            if (ops.n > 8)
+                bx_sb_printf(&set, " | ...");
             ERR(e->at, "this comparison is always %s: '%s' is bound to a call of %s, never %s",
-                e->op == OP_EQ ? "false" : "true", arg->s, set, lit->s);
+                e->op == OP_EQ ? "false" : "true", arg->s, bx_sb_str(&set), lit->s);
+            bx_sb_free(&set);
             NOTE(slot_node(ps, arg->slot)->at, "'%s' is bound here", arg->s);
             if (ps->genvars && ps->genvars->n)
                 NOTE(ps->lp->at, "in the member of the for family where %s",
@@ -1823,7 +2161,10 @@ static int typecheck_(pscope *ps, expr *e)
 {
     compilation *c = ps->c;
     switch (e->kind) {
-    case E_INT: return T_INT;
+    case E_INT:
+        e->cst = true;
+        e->cval = e->i;
+        return T_INT;
     case E_FLOAT: return T_FLOAT;
     case E_STR: return T_STRING;
     case E_BOOL: return T_BOOL;
@@ -1837,7 +2178,7 @@ static int typecheck_(pscope *ps, expr *e)
         return T_ERROR;
     case E_NAME:
         if (subst_expr(ps, e))
-            return typecheck(ps, e);
+            return typecheck_(ps, e);
         return type_name_expr(ps, e);
     case E_MEMBER:
         if (e->a->kind == E_NAME && subst_expr(ps, e->a) && e->a->kind != E_NAME) {
@@ -1914,12 +2255,25 @@ static int typecheck_(pscope *ps, expr *e)
             ERR(e->at, "'-' needs a number, not %s", ty_name(t));
             return T_ERROR;
         }
+        if (t == T_INT && e->a->cst && !fold(e, '-', 0, e->a->cval)) {
+            ERR(e->op_at, "integer overflow in constant expression");
+            return T_ERROR;
+        }
         return t;
     }
     case E_BINARY: {
         int a = typecheck(ps, e->a), b = typecheck(ps, e->b);
         if (a == T_ERROR || b == T_ERROR)
             return T_ERROR;
+        if ((e->op == '/' || e->op == '%') && is_num(a) && const_zero(e->b)) {
+            ERR(e->op_at, "division by zero");
+            return T_ERROR;
+        }
+        if (a == T_INT && b == T_INT && e->a->cst && e->b->cst
+            && !fold(e, e->op, e->a->cval, e->b->cval)) {
+            ERR(e->op_at, "integer overflow in constant expression");
+            return T_ERROR;
+        }
         switch (e->op) {
         case OP_AND:
         case OP_OR:
@@ -2009,18 +2363,26 @@ static int typecheck_(pscope *ps, expr *e)
 
 static int typecheck(pscope *ps, expr *e)
 {
-    e->ty = typecheck_(ps, e);
+    /* Past BYOCC_MAX_EXPANDED a copy may be short: stop at once. */
+    e->ty = ps->c->too_large ? T_ERROR : typecheck_(ps, e);
     return e->ty;
 }
 
+/* The top-level && clauses of e, in order.  A chain `a && b && ...` is
+ * as deep as it is long, so the walk keeps its own stack. */
 static void split_clauses(compilation *c, vec *out, expr *e)
 {
-    if (e->kind == E_BINARY && e->op == OP_AND) {
-        split_clauses(c, out, e->a);
-        split_clauses(c, out, e->b);
-        return;
+    vec todo = {0};
+    vec_push(A, &todo, e);
+    while (todo.n) {
+        expr *x = todo.v[--todo.n];
+        if (x->kind == E_BINARY && x->op == OP_AND) {
+            vec_push(A, &todo, x->b);
+            vec_push(A, &todo, x->a);
+        } else {
+            vec_push(A, out, x);
+        }
     }
-    vec_push(A, out, e);
 }
 
 /* The source text of e, white space folded. */
@@ -2049,23 +2411,27 @@ static const char *expr_text(compilation *c, const file_ast *f, expr *e)
     return s;
 }
 
-static expr *copy_expr(compilation *c, expr *e)
+/* A copy of e (of depth at most BYOCC_MAX_DEPTH), counted against
+ * BYOCC_MAX_EXPANDED: past it the copy stops short, and checking stops.
+ * value: a for-family value, whose names are not substituted. */
+static expr *copy_expr(compilation *c, expr *e, bool value)
 {
-    if (!e)
+    if (!e || !charge(c, 1))
         return NULL;
-    expr *n = BX_NEW(A, expr);
-    *n = *e;
-    n->a = copy_expr(c, e->a);
-    n->b = copy_expr(c, e->b);
-    n->c = copy_expr(c, e->c);
+    expr *x = BX_NEW(A, expr);
+    *x = *e;
+    x->nosubst |= value;
+    x->a = copy_expr(c, e->a, value);
+    x->b = copy_expr(c, e->b, value);
+    x->c = copy_expr(c, e->c, value);
     vec items = {0};
-    for (int i = 0; i < e->items.n; i++)
-        vec_push(A, &items, copy_expr(c, e->items.v[i]));
-    n->items = items;
-    return n;
+    for (int i = 0; i < e->items.n && !c->too_large; i++)
+        vec_push(A, &items, copy_expr(c, e->items.v[i], value));
+    x->items = items;
+    return x;
 }
 
-static void check_where(compilation *c, decl *t, lpattern *lp, expr *where, bool partition,
+static void check_where(compilation *c, decl *t, lpattern *lp, titem *it, bool partition,
                         vec *genvars, vec *genvals)
 {
     pscope ps = {0};
@@ -2075,20 +2441,33 @@ static void check_where(compilation *c, decl *t, lpattern *lp, expr *where, bool
     ps.partition = partition;
     ps.genvars = genvars;
     ps.genvals = genvals;
-    /* Each use (each family member, each supports alternative) types its
-     * own copy: names resolve to different slots. */
-    expr *w = copy_expr(c, where);
+    bx_hash_init(&ps.slots);
+    for (int i = 0; ps.lp && i < lp->slot_names.n; i++)
+        if (!bx_hash_get(&ps.slots, lp->slot_names.v[i]))
+            bx_hash_put(&ps.slots, lp->slot_names.v[i], (void *)(intptr_t)(i + 1));
+    /* The clauses and their texts once; each use (each family member, each
+     * supports alternative) types its own copy: names resolve to different
+     * slots. */
+    if (!it->split) {
+        split_clauses(c, &it->clauses, it->where);
+        for (int i = 0; i < it->clauses.n; i++) {
+            expr *cl = it->clauses.v[i];
+            cl->text = expr_text(c, t->file, cl);
+        }
+        it->split = true;
+    }
     vec clauses = {0};
-    split_clauses(c, &clauses, w);
-    const file_ast *f = t->file;
-    for (int i = 0; i < clauses.n; i++) {
-        expr *cl = clauses.v[i];
-        cl->text = expr_text(c, f, cl);
+    for (int i = 0; i < it->clauses.n && !stopped(c); i++) {
+        expr *cl = copy_expr(c, it->clauses.v[i], false);
+        if (stopped(c))
+            break;  /* the copy may be short */
+        vec_push(A, &clauses, cl);
         int ty = typecheck(&ps, cl);
         if (ty != T_ERROR && ty != T_BOOL)
             ERR(cl->at, "a predicate must be a condition (bool), not %s", ty_name(ty));
     }
-    lp->where = w;
+    bx_hash_free(&ps.slots);
+    lp->where = it->where;
     lp->clauses = clauses;
 }
 
@@ -2096,11 +2475,15 @@ static void check_where(compilation *c, decl *t, lpattern *lp, expr *where, bool
 
 int check(compilation *c)
 {
+    /* Only what resolved cleanly: a tree the parser refused may be deeper
+     * than anything here should walk. */
+    if (c->diag.errors)
+        return -1;
     /* One pass in file order (imports first), so that diagnostics come in
      * source order; patterns need only the op declarations' AST. */
-    for (int i = 0; i < c->all_files.n; i++) {
+    for (int i = 0; i < c->all_files.n && !stopped(c); i++) {
         file_ast *f = c->all_files.v[i];
-        for (int j = 0; j < f->decls.n; j++) {
+        for (int j = 0; j < f->decls.n && !stopped(c); j++) {
             decl *d = f->decls.v[j];
             switch (d->kind) {
             case D_OP: check_op(c, d); break;
@@ -2111,7 +2494,7 @@ int check(compilation *c)
                 break;
             }
             case D_LINK: check_link(c, d); break;
-            case D_TARGET: check_target(c, d); break;
+            case D_TARGET: check_target(c, d, 0); break;
             case D_LET:
                 for (int k = 0; k < d->let->params.n; k++)
                     for (int m = 0; m < k; m++)
@@ -2123,5 +2506,9 @@ int check(compilation *c)
             }
         }
     }
+    /* The indexes are for checking only. */
+    for (int i = 0; i < c->indexes.n; i++)
+        bx_hash_free(c->indexes.v[i]);
+    c->indexes.n = 0;
     return c->diag.errors ? -1 : 0;
 }

@@ -1,7 +1,9 @@
 /* Diagnostics in the GNU format: "file:line:col: error: message", then
  * "note:" lines pointing at related places.  Messages are lowercase with no
  * final period, like gcc's.  The error count decides whether byocc writes
- * anything at all. */
+ * anything at all.  After BYOCC_MAX_ERRORS errors, as clang does, one more
+ * line says so and the rest are counted but not printed. */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,43 +24,81 @@ static void vreport(diag *d, const char *kind, loc at, const char *fmt, va_list 
     fputc('\n', o);
 }
 
-void diag_error(diag *d, loc at, const char *fmt, ...)
+static void report(diag *d, const char *kind, loc at, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vreport(d, "error", at, fmt, ap);
+    vreport(d, kind, at, fmt, ap);
     va_end(ap);
-    d->errors++;
+}
+
+bool diag_stopped(const diag *d)
+{
+    return d->errors > BYOCC_MAX_ERRORS;
+}
+
+void diag_error(diag *d, loc at, const char *fmt, ...)
+{
+    if (d->errors == BYOCC_MAX_ERRORS)
+        report(d, "error", at, "too many errors, stopping now");
+    if (d->errors < BYOCC_MAX_ERRORS) {
+        va_list ap;
+        va_start(ap, fmt);
+        vreport(d, "error", at, fmt, ap);
+        va_end(ap);
+    }
+    if (d->errors < INT_MAX)
+        d->errors++;
 }
 
 void diag_note(diag *d, loc at, const char *fmt, ...)
 {
+    /* A note belongs to the error just printed. */
+    if (d->errors > BYOCC_MAX_ERRORS)
+        return;
     va_list ap;
     va_start(ap, fmt);
     vreport(d, "note", at, fmt, ap);
     va_end(ap);
 }
 
-const char *diag_suggest(const char *name, const char *const *names, int n)
+void suggest_begin(suggester *s, const char *name)
 {
     /* Allow about one edit in three characters, at least one, at most 3. */
-    int limit = (int)strlen(name) / 3;
+    int limit = (int)(strlen(name) / 3);
     if (limit < 1)
         limit = 1;
     if (limit > 3)
         limit = 3;
-    const char *best = NULL;
-    int bestd = limit + 1;
-    for (int i = 0; i < n; i++) {
-        if (!names[i] || strcmp(names[i], name) == 0)
-            continue;
-        int d = bx_edit_distance(name, names[i]);
-        if (d < bestd) {
-            bestd = d;
-            best = names[i];
-        }
+    s->name = name;
+    s->best = NULL;
+    s->limit = limit;
+    s->bestd = limit + 1;
+}
+
+void suggest_offer(suggester *s, const char *candidate)
+{
+    if (!candidate || strcmp(candidate, s->name) == 0)
+        return;
+    /* Names whose lengths differ by more than the limit are that far
+     * apart already. */
+    size_t a = strlen(s->name), b = strlen(candidate);
+    if ((a > b ? a - b : b - a) > (size_t)s->limit)
+        return;
+    int d = bx_edit_distance(s->name, candidate);
+    if (d < s->bestd) {
+        s->bestd = d;
+        s->best = candidate;
     }
-    return best;
+}
+
+const char *diag_suggest(const char *name, const char *const *names, int n)
+{
+    suggester s;
+    suggest_begin(&s, name);
+    for (int i = 0; i < n; i++)
+        suggest_offer(&s, names[i]);
+    return s.best;
 }
 
 void vec_push(bx_arena *a, vec *x, void *p)

@@ -8,7 +8,11 @@
  *
  * Nested data (list values, the arrays a table points to) must be defined
  * before the table that uses it, so each table is built in a string buffer
- * while the arrays it needs are written out first. */
+ * while the arrays it needs are written out first.
+ *
+ * What is made is counted, and past BYOCC_MAX_OUTPUT bytes nothing more
+ * is: check.c bounds how much expansion makes, but not how long the
+ * strings are that it repeats. */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <math.h>
@@ -29,21 +33,53 @@ typedef bx_strbuf sb;
 #define sb_printf bx_sb_printf
 #define sb_free bx_sb_free
 
-static void sb_flush(sb *b, FILE *f)
-{
-    if (b->len)
-        fwrite(b->s, 1, b->len, f);
-    b->len = 0;
-}
-
 typedef struct emitter {
     compilation *c;
     FILE *out;
     int counter;            /* for unique names of helper arrays */
     const char *mod;
+    size_t produced;        /* bytes made so far, some counted twice */
+    bool too_big;           /* past BYOCC_MAX_OUTPUT: make nothing more */
+    loc at, big_at;         /* what is being written; where it got too big */
 } emitter;
 
 #define A (&em->c->arena)
+
+/* Count n more bytes of output before making them: false, and they should
+ * not be made, once there are too many. */
+static bool produce(emitter *em, size_t n)
+{
+    if (em->too_big)
+        return false;
+    em->produced += n;
+    if (em->produced > BYOCC_MAX_OUTPUT) {
+        em->too_big = true;
+        em->big_at = em->at;
+        return false;
+    }
+    return true;
+}
+
+static void out(emitter *em, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void out(emitter *em, const char *fmt, ...)
+{
+    if (em->too_big)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vfprintf(em->out, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        produce(em, (size_t)n);
+}
+
+/* Write a buffer whose text was counted as it was made. */
+static void flush(emitter *em, sb *b)
+{
+    if (b->len && !em->too_big)
+        fwrite(b->s, 1, b->len, em->out);
+    b->len = 0;
+}
 
 static const char *const dt_enum[] = {
 #define BYOC_DTYPE(id, name, bits, cls) "BYOC_DT_" #id,
@@ -56,17 +92,23 @@ static const char *const vkind_enum[] = {
     "BYOC_V_STRING", "BYOC_V_DTYPE", "BYOC_V_VERSION", "BYOC_V_LIST",
 };
 
-/* A C string literal. */
+/* A C string literal.  A '?' after a '?' is escaped: "??=" is a trigraph
+ * in strict C. */
 static const char *cstr(emitter *em, const char *s)
 {
     if (!s)
         return "NULL";
     size_t n = strlen(s);
+    if (!produce(em, n))
+        return "\"\"";
     char *o = bx_arena_alloc(A, n * 4 + 3), *p = o;
     *p++ = '"';
-    for (; *s; s++) {
+    for (const char *s0 = s; *s; s++) {
         unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') {
+        if (ch == '?' && s > s0 && s[-1] == '?') {
+            *p++ = '\\';
+            *p++ = '?';
+        } else if (ch == '"' || ch == '\\') {
             *p++ = '\\';
             *p++ = (char)ch;
         } else if (ch == '\n') {
@@ -140,10 +182,10 @@ static const char *cvalue(emitter *em, const byoc_value *v)
         for (size_t i = 0; i < v->u.list.n; i++)
             items[i] = cvalue(em, &v->u.list.items[i]);
         int id = em->counter++;
-        fprintf(em->out, "static const byoc_value v%d[] = {\n", id);
+        out(em, "static const byoc_value v%d[] = {\n", id);
         for (size_t i = 0; i < v->u.list.n; i++)
-            fprintf(em->out, "    %s,\n", items[i]);
-        fprintf(em->out, "};\n");
+            out(em, "    %s,\n", items[i]);
+        out(em, "};\n");
         return bx_arena_printf(A, "{ .kind = BYOC_V_LIST, .u.list = { .items = v%d, .n = %zu } }",
                                id, v->u.list.n);
     }
@@ -170,7 +212,7 @@ static const char *ctype(emitter *em, const byoc_type_desc *t)
 
 static void banner_rule(emitter *em, const char *title)
 {
-    fprintf(em->out, "\n/* ---- %s ---- */\n\n", title);
+    out(em, "\n/* ---- %s ---- */\n\n", title);
 }
 
 /* ---- ops --------------------------------------------------------------------- */
@@ -188,13 +230,13 @@ static void emit_ops(emitter *em, file_ast *f, int *nops)
         const char *inputs = "NULL", *attrs = "NULL";
         if (d->inputs.n) {
             int id = em->counter++;
-            fprintf(em->out, "static const byoc_input_decl in%d[] = {\n", id);
+            out(em, "static const byoc_input_decl in%d[] = {\n", id);
             for (int k = 0; k < d->inputs.n; k++) {
                 input_ast *in = d->inputs.v[k];
-                fprintf(em->out, "    { .name = %s%s },\n", cstr(em, in->name),
+                out(em, "    { .name = %s%s },\n", cstr(em, in->name),
                         in->tuple ? ", .tuple = true" : "");
             }
-            fprintf(em->out, "};\n");
+            out(em, "};\n");
             inputs = bx_arena_printf(A, "in%d", id);
         }
         if (d->attrs.n) {
@@ -211,9 +253,9 @@ static void emit_ops(emitter *em, file_ast *f, int *nops)
                 sb_printf(&ab, " },\n");
             }
             int id = em->counter++;
-            fprintf(em->out, "static const byoc_attr_decl at%d[] = {\n", id);
-            sb_flush(&ab, em->out);
-            fprintf(em->out, "};\n");
+            out(em, "static const byoc_attr_decl at%d[] = {\n", id);
+            flush(em, &ab);
+            out(em, "};\n");
             sb_free(&ab);
             attrs = bx_arena_printf(A, "at%d", id);
         }
@@ -230,9 +272,9 @@ static void emit_ops(emitter *em, file_ast *f, int *nops)
         n++;
     }
     if (n) {
-        fprintf(em->out, "\nstatic const byoc_op_decl ops[] = {\n");
-        sb_flush(&table, em->out);
-        fprintf(em->out, "};\n");
+        out(em, "\nstatic const byoc_op_decl ops[] = {\n");
+        flush(em, &table);
+        out(em, "};\n");
     }
     sb_free(&table);
     *nops = n;
@@ -275,15 +317,15 @@ static void emit_devices(emitter *em, file_ast *f, int *ndev, int *nlinks)
             npeaks += ((param_ast *)d->params.v[k])->sub != NULL;
         if (npeaks) {
             int id = em->counter++;
-            fprintf(em->out, "static const byoc_peak pk%d[] = {\n", id);
+            out(em, "static const byoc_peak pk%d[] = {\n", id);
             for (int k = 0; k < d->params.n; k++) {
                 param_ast *p = d->params.v[k];
                 if (p->sub)
-                    fprintf(em->out, "    { .dtype = %s, .flops = %s },\n",
+                    out(em, "    { .dtype = %s, .flops = %s },\n",
                             dt_enum[byoc_dtype_lookup(p->sub)],
                             cdouble(em, param_value(em->c, p->value)));
             }
-            fprintf(em->out, "};\n");
+            out(em, "};\n");
             peaks = bx_arena_printf(A, "pk%d", id);
         }
         double bw = 0, launch = 0, units = 0, grain = 0, inner = 0;
@@ -309,9 +351,9 @@ static void emit_devices(emitter *em, file_ast *f, int *ndev, int *nlinks)
         n++;
     }
     if (n) {
-        fprintf(em->out, "\nstatic const byoc_device_decl devices[] = {\n");
-        sb_flush(&table, em->out);
-        fprintf(em->out, "};\n");
+        out(em, "\nstatic const byoc_device_decl devices[] = {\n");
+        flush(em, &table);
+        out(em, "};\n");
     }
     *ndev = n;
     n = 0;
@@ -333,9 +375,9 @@ static void emit_devices(emitter *em, file_ast *f, int *ndev, int *nlinks)
         n++;
     }
     if (n) {
-        fprintf(em->out, "\nstatic const byoc_link_decl links[] = {\n");
-        sb_flush(&table, em->out);
-        fprintf(em->out, "};\n");
+        out(em, "\nstatic const byoc_link_decl links[] = {\n");
+        flush(em, &table);
+        out(em, "};\n");
     }
     *nlinks = n;
     sb_free(&table);
@@ -350,11 +392,29 @@ typedef struct pctx {
     int pid;            /* pattern id, for helper names */
     int nquant;
     sb pre;             /* quantifier helpers, written before the predicate */
+    sb *o;              /* where cexpr writes */
     int qtypes[16];     /* types of quantifier variables in scope */
     int nq;
 } pctx;
 
-static const char *cexpr(pctx *p, expr *e);
+/* An expression is written into one growing buffer, operands in place,
+ * so that its text costs its length and no more, however deep it is. */
+static void cexpr(pctx *p, expr *e);
+
+static void put(pctx *p, const char *s)
+{
+    if (produce(p->em, strlen(s)))
+        sb_printf(p->o, "%s", s);
+}
+
+/* e's text in a buffer of its own, for text that goes elsewhere or twice. */
+static void cexpr_to(pctx *p, expr *e, sb *to)
+{
+    sb *save = p->o;
+    p->o = to;
+    cexpr(p, e);
+    p->o = save;
+}
 
 /* How a quantifier variable is held in C: ints and tensors directly,
  * other items as values. */
@@ -363,25 +423,25 @@ static const char *qvar_ty(int t)
     return t == T_INT ? "int64_t" : t == T_TENSOR ? "byoc_tref" : "const byoc_value *";
 }
 
-/* Read a value pointer as type t. */
-static const char *from_value(pctx *p, int t, const char *v)
+/* Reading a value pointer as type t: this, the pointer, then ")". */
+static const char *from_value(int t)
 {
-    emitter *em = p->em;
     switch (t) {
-    case T_BOOL: return bx_arena_printf(A, "byoc_ev_bool(ev, %s)", v);
-    case T_INT: return bx_arena_printf(A, "byoc_ev_int(ev, %s)", v);
-    case T_FLOAT: return bx_arena_printf(A, "byoc_ev_float(ev, %s)", v);
-    case T_STRING: return bx_arena_printf(A, "byoc_ev_str(ev, %s)", v);
-    case T_DTYPE: return bx_arena_printf(A, "byoc_ev_dt(ev, %s)", v);
-    case T_VERSION: return bx_arena_printf(A, "byoc_ev_ver(ev, %s)", v);
-    default: return bx_arena_printf(A, "byoc_ev_seq_values(ev, %s)", v);
+    case T_BOOL: return "byoc_ev_bool(ev, ";
+    case T_INT: return "byoc_ev_int(ev, ";
+    case T_FLOAT: return "byoc_ev_float(ev, ";
+    case T_STRING: return "byoc_ev_str(ev, ";
+    case T_DTYPE: return "byoc_ev_dt(ev, ";
+    case T_VERSION: return "byoc_ev_ver(ev, ";
+    default: return "byoc_ev_seq_values(ev, ";
     }
 }
 
-static const char *as_double(pctx *p, expr *e)
+static void as_double(pctx *p, expr *e)
 {
-    emitter *em = p->em;
-    return bx_arena_printf(A, "(double)(%s)", cexpr(p, e));
+    put(p, "(double)(");
+    cexpr(p, e);
+    put(p, ")");
 }
 
 /* A candidate's inputs, outputs or nodes: inputs() and the like. */
@@ -456,39 +516,46 @@ static bool pair_form(const expr *e)
            && type_only(in->b, 0, 1);
 }
 
-static const char *c_pairs(pctx *p, expr *e)
+static void c_pairs(pctx *p, expr *e)
 {
     emitter *em = p->em;
     int id = p->nquant++;
-    const char *seq = cexpr(p, e->a);
+    sb seq = {0}, body = {0};
+    cexpr_to(p, e->a, &seq);
     p->qtypes[0] = p->qtypes[1] = T_TENSOR;
     p->nq = 2;
-    const char *body = cexpr(p, e->b->b);
+    cexpr_to(p, e->b->b, &body);
     p->nq = 0;
-    sb_printf(&p->pre, "static bool q%d_%d(byoc_eval *ev, byoc_tref qv0, byoc_tref qv1)\n{\n"
-                       "    return %s;\n}\n\n", p->pid, id, body);
-    return bx_arena_printf(A, "byoc_ev_all_pairs(ev, %s, q%d_%d)", seq, p->pid, id);
+    if (produce(em, body.len + 128))
+        sb_printf(&p->pre, "static bool q%d_%d(byoc_eval *ev, byoc_tref qv0, byoc_tref qv1)\n{\n"
+                           "    return %s;\n}\n\n", p->pid, id, bx_sb_str(&body));
+    put(p, bx_arena_printf(A, "byoc_ev_all_pairs(ev, %s, q%d_%d)", bx_sb_str(&seq), p->pid, id));
+    sb_free(&seq);
+    sb_free(&body);
 }
 
-static const char *c_quant(pctx *p, expr *e)
+static void c_quant(pctx *p, expr *e)
 {
     emitter *em = p->em;
-    if (pair_form(e))
-        return c_pairs(p, e);
+    if (pair_form(e)) {
+        c_pairs(p, e);
+        return;
+    }
     int id = p->nquant++;
     int depth = e->qvar;
-    int et = p->qtypes[depth] = 0; /* set below */
-    (void)et;
+    p->qtypes[depth] = 0; /* set below */
     /* element type from the sequence type */
     int st = e->a->ty;
     int elem = st == T_LIST_INT ? T_INT : st == T_LIST_FLOAT ? T_FLOAT
                : st == T_LIST_STRING ? T_STRING : st == T_LIST_BOOL ? T_BOOL
                : st == T_LIST_DTYPE ? T_DTYPE : st == T_LIST_LIST_INT ? T_LIST_INT : T_TENSOR;
-    const char *seq = cexpr(p, e->a);
+    sb seq = {0}, body = {0};
+    cexpr_to(p, e->a, &seq);
     p->qtypes[depth] = elem;
     p->nq = depth + 1;
-    const char *body = cexpr(p, e->b);
+    cexpr_to(p, e->b, &body);
     p->nq = depth;
+    const char *b = bx_sb_str(&body);
     sb fn = {0};
     const char *rty = e->i != 2 ? "bool" : e->ty == T_INT ? "int64_t" : "double";
     sb_printf(&fn, "static %s q%d_%d(byoc_eval *ev, byoc_seq s", rty, p->pid, id);
@@ -506,31 +573,33 @@ static const char *c_quant(pctx *p, expr *e)
                                                                          : "byoc_ev_seq_value";
     sb_printf(&fn, "        %s qv%d = %s(ev, s, i);\n", qvar_ty(elem), depth, get);
     if (e->i == 2 && e->ty == T_INT)
-        sb_printf(&fn, "        acc = byoc_ev_add(ev, acc, %s);\n    }\n    return acc;\n}\n\n", body);
+        sb_printf(&fn, "        acc = byoc_ev_add(ev, acc, %s);\n    }\n    return acc;\n}\n\n", b);
     else if (e->i == 2)
-        sb_printf(&fn, "        acc += %s;\n    }\n    return acc;\n}\n\n", body);
+        sb_printf(&fn, "        acc += %s;\n    }\n    return acc;\n}\n\n", b);
     else if (e->i)
-        sb_printf(&fn, "        if (!(%s))\n            return false;\n    }\n    return true;\n}\n\n", body);
+        sb_printf(&fn, "        if (!(%s))\n            return false;\n    }\n    return true;\n}\n\n", b);
     else
-        sb_printf(&fn, "        if (%s)\n            return true;\n    }\n    return false;\n}\n\n", body);
-    sb_printf(&p->pre, "%s", fn.s);
+        sb_printf(&fn, "        if (%s)\n            return true;\n    }\n    return false;\n}\n\n", b);
+    if (produce(em, fn.len))
+        sb_printf(&p->pre, "%s", fn.s);
     sb_free(&fn);
-    sb call = {0};
-    sb_printf(&call, "q%d_%d(ev, %s", p->pid, id, seq);
+    sb_free(&body);
+    put(p, bx_arena_printf(A, "q%d_%d(ev, ", p->pid, id));
+    put(p, bx_sb_str(&seq));
+    sb_free(&seq);
     for (int i = 0; i < depth; i++)
-        sb_printf(&call, ", qv%d", i);
-    sb_printf(&call, ")");
-    const char *r = bx_arena_strdup(A, call.s);
-    sb_free(&call);
-    return r;
+        put(p, bx_arena_printf(A, ", qv%d", i));
+    put(p, ")");
 }
 
-static const char *c_list_literal(pctx *p, expr *e)
+static void c_list_literal(pctx *p, expr *e)
 {
     emitter *em = p->em;
     byoc_value v;
-    if (!const_value(em->c, e, &v, A))
-        return "byoc_ev_seq_values(ev, NULL)";
+    if (!const_value(em->c, e, &v, A)) {
+        put(p, "byoc_ev_seq_values(ev, NULL)");
+        return;
+    }
     int id = em->counter++;
     /* Write the items into pre as well, so they precede the function. */
     FILE *save = em->out;
@@ -538,209 +607,328 @@ static const char *c_list_literal(pctx *p, expr *e)
     size_t len = 0;
     FILE *mem = open_memstream(&buf, &len);
     if (!mem)
-        bx_die("out of memory");
+        bx_oom();
     em->out = mem;
     const char *init = cvalue(em, &v);
-    fprintf(mem, "static const byoc_value l%d = %s;\n", id, init);
-    fclose(mem);
+    out(em, "static const byoc_value l%d = %s;\n", id, init);
+    if (fclose(mem) != 0)
+        bx_oom();
     em->out = save;
-    sb_printf(&p->pre, "%s", buf);
+    if (!em->too_big)
+        sb_printf(&p->pre, "%s", buf);
     free(buf);
-    return bx_arena_printf(A, "byoc_ev_seq_values(ev, &l%d)", id);
+    put(p, bx_arena_printf(A, "byoc_ev_seq_values(ev, &l%d)", id));
 }
 
-static const char *c_set(pctx *p, expr *e)
+static void c_set(pctx *p, expr *e)
 {
-    emitter *em = p->em;
     int at = e->a->ty;
-    const char *a = cexpr(p, e->a);
     bool any_float = at == T_FLOAT;
     for (int i = 0; i < e->items.n; i++)
         any_float |= ((expr *)e->items.v[i])->ty == T_FLOAT;
-    sb b = {0};
     int n = e->items.n;
+    const char *count = bx_arena_printf(&p->em->c->arena, "}, %d)", n);
     if (at == T_INT || at == T_FLOAT) {
-        sb_printf(&b, any_float ? "byoc_ev_in_float((double)(%s), (const double[]){" :
-                                  "byoc_ev_in_int(%s, (const int64_t[]){", a);
-        for (int i = 0; i < n; i++)
-            sb_printf(&b, "%s%s", i ? ", " : "",
-                      any_float ? as_double(p, e->items.v[i]) : cexpr(p, e->items.v[i]));
-        sb_printf(&b, "}, %d)", n);
-    } else if (at == T_STRING || at == T_OP) {
-        sb_printf(&b, "byoc_ev_in_str(%s, (const char *const[]){", a);
-        for (int i = 0; i < n; i++)
-            sb_printf(&b, "%s%s", i ? ", " : "", cexpr(p, e->items.v[i]));
-        sb_printf(&b, "}, %d)", n);
-    } else if (at == T_DTYPE) {
-        sb_printf(&b, "byoc_ev_in_dt(%s, (const byoc_dtype[]){", a);
-        for (int i = 0; i < n; i++)
-            sb_printf(&b, "%s%s", i ? ", " : "", cexpr(p, e->items.v[i]));
-        sb_printf(&b, "}, %d)", n);
+        put(p, any_float ? "byoc_ev_in_float((double)(" : "byoc_ev_in_int(");
+        cexpr(p, e->a);
+        put(p, any_float ? "), (const double[]){" : ", (const int64_t[]){");
+        for (int i = 0; i < n; i++) {
+            put(p, i ? ", " : "");
+            if (any_float)
+                as_double(p, e->items.v[i]);
+            else
+                cexpr(p, e->items.v[i]);
+        }
+        put(p, count);
+    } else if (at == T_STRING || at == T_OP || at == T_DTYPE) {
+        put(p, at == T_DTYPE ? "byoc_ev_in_dt(" : "byoc_ev_in_str(");
+        cexpr(p, e->a);
+        put(p, at == T_DTYPE ? ", (const byoc_dtype[]){" : ", (const char *const[]){");
+        for (int i = 0; i < n; i++) {
+            put(p, i ? ", " : "");
+            cexpr(p, e->items.v[i]);
+        }
+        put(p, count);
     } else {
-        sb_printf(&b, "(");
-        for (int i = 0; i < n; i++)
-            sb_printf(&b, "%s(%s) == (%s)", i ? " || " : "", a, cexpr(p, e->items.v[i]));
-        sb_printf(&b, n ? ")" : "false)");
+        sb a = {0};
+        cexpr_to(p, e->a, &a);
+        put(p, "(");
+        for (int i = 0; i < n; i++) {
+            put(p, i ? " || (" : "(");
+            put(p, bx_sb_str(&a));
+            put(p, ") == (");
+            cexpr(p, e->items.v[i]);
+            put(p, ")");
+        }
+        put(p, n ? ")" : "false)");
+        sb_free(&a);
     }
-    const char *r = bx_arena_strdup(A, b.s);
-    sb_free(&b);
-    return r;
 }
 
-/* Collect the op names of an op set (a | b | c). */
+/* Collect the op names of an op set (a | b | c).  A chain is as deep as it
+ * is long: the walk keeps its own stack. */
 static void opset_names(expr *e, vec *out, bx_arena *a)
 {
-    if (e->kind == E_OPALT) {
-        opset_names(e->a, out, a);
-        opset_names(e->b, out, a);
-        return;
+    vec todo = {0};
+    vec_push(a, &todo, e);
+    while (todo.n) {
+        expr *x = todo.v[--todo.n];
+        if (x->kind == E_OPALT) {
+            vec_push(a, &todo, x->b);
+            vec_push(a, &todo, x->a);
+        } else {
+            vec_push(a, out, (void *)x->s);
+        }
     }
-    vec_push(a, out, (void *)e->s);
 }
 
-static const char *c_eq(pctx *p, expr *e)
+static void c_eq(pctx *p, expr *e)
 {
-    emitter *em = p->em;
     int t = e->a->ty, u = e->b->ty;
-    const char *a = cexpr(p, e->a), *b = cexpr(p, e->b);
-    const char *r;
+    const char *open, *mid, *close;
     if (t == T_STRING || t == T_OP)
-        r = bx_arena_printf(A, "byoc_ev_str_eq(%s, %s)", a, b);
+        open = "byoc_ev_str_eq(", mid = ", ", close = ")";
     else if (t == T_TENSOR)
-        r = bx_arena_printf(A, "byoc_ev_tref_eq(%s, %s)", a, b);
+        open = "byoc_ev_tref_eq(", mid = ", ", close = ")";
     else if (t >= T_LIST_INT && t <= T_LIST_TENSOR)
-        r = bx_arena_printf(A, "byoc_ev_seq_eq(ev, %s, %s)", a, b);
+        open = "byoc_ev_seq_eq(ev, ", mid = ", ", close = ")";
     else if (t != u)
-        r = bx_arena_printf(A, "((double)(%s) == (double)(%s))", a, b);
+        open = "((double)(", mid = ") == (double)(", close = "))";
     else
-        r = bx_arena_printf(A, "((%s) == (%s))", a, b);
+        open = "((", mid = ") == (", close = "))";
     if (e->op == OP_NE)
-        r = bx_arena_printf(A, "!%s", r);
-    return r;
+        put(p, "!");
+    put(p, open);
+    cexpr(p, e->a);
+    put(p, mid);
+    cexpr(p, e->b);
+    put(p, close);
 }
 
-static const char *cexpr(pctx *p, expr *e)
+/* Integer + - * and unary - on values known only at run time go through
+ * checked helpers: an overflow makes the clause false, as a division by
+ * zero does.  Constants were folded, and checked, by check.c. */
+static const char *checked_op(int op)
+{
+    return op == '+' ? "byoc_ev_add(ev, " : op == '-' ? "byoc_ev_sub(ev, " : "byoc_ev_mul(ev, ";
+}
+
+static void cexpr(pctx *p, expr *e)
 {
     emitter *em = p->em;
+    if (em->too_big)
+        return;
     switch (e->kind) {
     case E_INT:
-        return cint(em, e->i);
+        put(p, cint(em, e->i));
+        return;
     case E_FLOAT:
-        return cdouble(em, e->f);
+        put(p, cdouble(em, e->f));
+        return;
     case E_STR:
-        return cstr(em, e->s);
+        put(p, cstr(em, e->s));
+        return;
     case E_BOOL:
-        return e->i ? "true" : "false";
+        put(p, e->i ? "true" : "false");
+        return;
     case E_VERSION:
-        return cversion(em, e->ver);
+        put(p, cversion(em, e->ver));
+        return;
     case E_NAME:
-        if (e->ty == T_DTYPE)
-            return dt_enum[e->dtype];
-        if (e->ty == T_OP)
-            return cstr(em, e->s);
-        if (e->qvar >= 0) {
+        if (e->ty == T_DTYPE) {
+            put(p, dt_enum[e->dtype]);
+        } else if (e->ty == T_OP) {
+            put(p, cstr(em, e->s));
+        } else if (e->qvar >= 0) {
             int t = p->qtypes[e->qvar];
             const char *v = bx_arena_printf(A, "qv%d", e->qvar);
-            return t == T_INT || t == T_TENSOR ? v : from_value(p, t, v);
+            if (t == T_INT || t == T_TENSOR) {
+                put(p, v);
+            } else {
+                put(p, from_value(t));
+                put(p, v);
+                put(p, ")");
+            }
+        } else {
+            put(p, bx_arena_printf(A, "byoc_ev_slot(ev, %d)", e->slot));
         }
-        return bx_arena_printf(A, "byoc_ev_slot(ev, %d)", e->slot);
+        return;
     case E_MEMBER:
-        if (e->opt >= 0)
-            return from_value(p, e->ty, bx_arena_printf(A, "byoc_ev_option(ev, %d)", e->opt));
-        return from_value(p, e->ty, bx_arena_printf(A, "byoc_ev_attr(ev, %s, %s)",
-                                                    cexpr(p, e->a), cstr(em, e->s)));
+        put(p, from_value(e->ty));
+        if (e->opt >= 0) {
+            put(p, bx_arena_printf(A, "byoc_ev_option(ev, %d)", e->opt));
+        } else {
+            put(p, "byoc_ev_attr(ev, ");
+            cexpr(p, e->a);
+            put(p, ", ");
+            put(p, cstr(em, e->s));
+            put(p, ")");
+        }
+        put(p, ")");
+        return;
     case E_INDEX: {
-        const char *s = cexpr(p, e->a), *i = cexpr(p, e->b);
-        if (e->ty == T_INT)
-            return bx_arena_printf(A, "byoc_ev_seq_int(ev, %s, %s)", s, i);
-        if (e->ty == T_TENSOR)
-            return bx_arena_printf(A, "byoc_ev_seq_tensor(ev, %s, %s)", s, i);
-        return from_value(p, e->ty, bx_arena_printf(A, "byoc_ev_seq_value(ev, %s, %s)", s, i));
+        bool value = e->ty != T_INT && e->ty != T_TENSOR;
+        if (value)
+            put(p, from_value(e->ty));
+        put(p, e->ty == T_INT ? "byoc_ev_seq_int(ev, " : e->ty == T_TENSOR
+                                ? "byoc_ev_seq_tensor(ev, " : "byoc_ev_seq_value(ev, ");
+        cexpr(p, e->a);
+        put(p, ", ");
+        cexpr(p, e->b);
+        put(p, value ? "))" : ")");
+        return;
     }
     case E_CALL: {
         const char *f = e->s;
         if (e->sym) { /* extern predicate */
             decl *d = e->sym;
-            if (e->items.n == 0)
-                return bx_arena_printf(A, "%s(ev, NULL, 0)", d->name);
-            sb b = {0};
-            sb_printf(&b, "%s(ev, (const byoc_tref[]){", d->name);
-            for (int i = 0; i < e->items.n; i++)
-                sb_printf(&b, "%s%s", i ? ", " : "", cexpr(p, e->items.v[i]));
-            sb_printf(&b, "}, %d)", e->items.n);
-            const char *r = bx_arena_strdup(A, b.s);
-            sb_free(&b);
-            return r;
+            if (e->items.n == 0) {
+                put(p, bx_arena_printf(A, "%s(ev, NULL, 0)", d->name));
+                return;
+            }
+            put(p, d->name);
+            put(p, "(ev, (const byoc_tref[]){");
+            for (int i = 0; i < e->items.n; i++) {
+                put(p, i ? ", " : "");
+                cexpr(p, e->items.v[i]);
+            }
+            put(p, bx_arena_printf(A, "}, %d)", e->items.n));
+            return;
         }
-        if (e->items.n == 0) /* partition lists */
-            return bx_arena_printf(A, "byoc_ev_seq_part(ev, %s)",
-                                   e->i == BYOC_SEQ_NODES ? "BYOC_SEQ_NODES"
-                                   : e->i == BYOC_SEQ_PINPUTS ? "BYOC_SEQ_PINPUTS"
-                                                              : "BYOC_SEQ_POUTPUTS");
+        if (e->items.n == 0) { /* partition lists */
+            put(p, e->i == BYOC_SEQ_NODES ? "byoc_ev_seq_part(ev, BYOC_SEQ_NODES)"
+                   : e->i == BYOC_SEQ_PINPUTS ? "byoc_ev_seq_part(ev, BYOC_SEQ_PINPUTS)"
+                                              : "byoc_ev_seq_part(ev, BYOC_SEQ_POUTPUTS)");
+            return;
+        }
         if (!strcmp(f, "contains") || !strcmp(f, "count")) {
             vec names = {0};
             opset_names(e->items.v[0], &names, A);
-            sb b = {0};
-            sb_printf(&b, "byoc_ev_count_ops(ev, (const char *const[]){");
-            for (int i = 0; i < names.n; i++)
-                sb_printf(&b, "%s%s", i ? ", " : "", cstr(em, names.v[i]));
-            sb_printf(&b, "}, %d)", names.n);
-            const char *r = !strcmp(f, "contains") ? bx_arena_printf(A, "(%s > 0)", b.s)
-                                                   : bx_arena_strdup(A, b.s);
-            sb_free(&b);
-            return r;
+            bool contains = !strcmp(f, "contains");
+            put(p, contains ? "(byoc_ev_count_ops(ev, (const char *const[]){"
+                            : "byoc_ev_count_ops(ev, (const char *const[]){");
+            for (int i = 0; i < names.n; i++) {
+                put(p, i ? ", " : "");
+                put(p, cstr(em, names.v[i]));
+            }
+            put(p, bx_arena_printf(A, "}, %d)%s", names.n, contains ? " > 0)" : ""));
+            return;
         }
-        const char *arg = cexpr(p, e->items.v[0]);
-        if (!strcmp(f, "abs"))
-            return bx_arena_printf(A, "%s(ev, %s)", e->ty == T_INT ? "byoc_ev_iabs" : "byoc_ev_fabs",
-                                   arg);
-        static const struct { const char *n, *c; } fns[] = {
-            {"dtype", "byoc_ev_dtype"}, {"shape", "byoc_ev_seq_shape"},
-            {"rank", "byoc_ev_rank"}, {"numel", "byoc_ev_numel"},
-            {"is_const", "byoc_ev_is_const"}, {"value", "byoc_ev_value"},
-            {"values", "byoc_ev_seq_data"}, {"range", "byoc_ev_seq_range"},
-            {"inputs", "byoc_ev_seq_inputs"}, {"outputs", "byoc_ev_seq_outputs"},
-            {"op", "byoc_ev_op"}, {"len", "byoc_ev_seq_len"},
-        };
-        for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
-            if (!strcmp(f, fns[i].n))
-                return bx_arena_printf(A, "%s(ev, %s)", fns[i].c, arg);
-        bx_die("unknown builtin");
+        const char *fn = NULL;
+        if (!strcmp(f, "abs")) {
+            fn = e->ty == T_INT ? "byoc_ev_iabs" : "byoc_ev_fabs";
+        } else {
+            static const struct { const char *n, *c; } fns[] = {
+                {"dtype", "byoc_ev_dtype"}, {"shape", "byoc_ev_seq_shape"},
+                {"rank", "byoc_ev_rank"}, {"numel", "byoc_ev_numel"},
+                {"is_const", "byoc_ev_is_const"}, {"value", "byoc_ev_value"},
+                {"values", "byoc_ev_seq_data"}, {"range", "byoc_ev_seq_range"},
+                {"inputs", "byoc_ev_seq_inputs"}, {"outputs", "byoc_ev_seq_outputs"},
+                {"op", "byoc_ev_op"}, {"len", "byoc_ev_seq_len"},
+            };
+            for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
+                if (!strcmp(f, fns[i].n))
+                    fn = fns[i].c;
+        }
+        if (!fn)
+            bx_die("unknown builtin");
+        put(p, fn);
+        put(p, "(ev, ");
+        cexpr(p, e->items.v[0]);
+        put(p, ")");
+        return;
     }
     case E_QUANT:
-        return c_quant(p, e);
+        c_quant(p, e);
+        return;
     case E_UNARY:
-        return bx_arena_printf(A, "(%c%s)", e->op, cexpr(p, e->a));
+        if (e->op == '-' && e->ty == T_INT && !e->cst) {
+            put(p, "byoc_ev_neg(ev, ");
+            cexpr(p, e->a);
+            put(p, ")");
+            return;
+        }
+        put(p, e->op == '!' ? "(!" : "(-");
+        cexpr(p, e->a);
+        put(p, ")");
+        return;
     case E_BINARY: {
         int op = e->op;
-        if (op == OP_EQ || op == OP_NE)
-            return c_eq(p, e);
-        const char *a = cexpr(p, e->a), *b = cexpr(p, e->b);
-        bool fl = e->a->ty == T_FLOAT || e->b->ty == T_FLOAT;
-        switch (op) {
-        case OP_AND: return bx_arena_printf(A, "(%s && %s)", a, b);
-        case OP_OR: return bx_arena_printf(A, "(%s || %s)", a, b);
-        case OP_LE: return bx_arena_printf(A, "(%s <= %s)", a, b);
-        case OP_GE: return bx_arena_printf(A, "(%s >= %s)", a, b);
-        case '/':
-            return fl ? bx_arena_printf(A, "byoc_ev_fdiv(ev, (double)(%s), (double)(%s))", a, b)
-                      : bx_arena_printf(A, "byoc_ev_div(ev, %s, %s)", a, b);
-        case '%': return bx_arena_printf(A, "byoc_ev_mod(ev, %s, %s)", a, b);
-        default: return bx_arena_printf(A, "(%s %c %s)", a, op, b);
+        if (op == OP_EQ || op == OP_NE) {
+            c_eq(p, e);
+            return;
         }
+        bool fl = e->a->ty == T_FLOAT || e->b->ty == T_FLOAT;
+        const char *open = "(", *mid, *close = ")";
+        switch (op) {
+        case OP_AND: mid = " && "; break;
+        case OP_OR: mid = " || "; break;
+        case OP_LE: mid = " <= "; break;
+        case OP_GE: mid = " >= "; break;
+        case '/':
+            open = fl ? "byoc_ev_fdiv(ev, (double)(" : "byoc_ev_div(ev, ";
+            mid = fl ? "), (double)(" : ", ";
+            close = fl ? "))" : ")";
+            break;
+        case '%': open = "byoc_ev_mod(ev, "; mid = ", "; break;
+        case '+': case '-': case '*':
+            if (!fl && !e->cst) {
+                open = checked_op(op);
+                mid = ", ";
+                break;
+            }
+            /* fall through */
+        default:
+            mid = bx_arena_printf(A, " %c ", op);
+            break;
+        }
+        put(p, open);
+        cexpr(p, e->a);
+        put(p, mid);
+        cexpr(p, e->b);
+        put(p, close);
+        return;
     }
     case E_IN_SET:
-        return c_set(p, e);
+        c_set(p, e);
+        return;
     case E_IN_RANGE: {
-        const char *a = cexpr(p, e->a);
-        return bx_arena_printf(A, "((%s) >= (%s) && (%s) <= (%s))", a, cexpr(p, e->b), a,
-                               cexpr(p, e->c));
+        sb a = {0};
+        cexpr_to(p, e->a, &a);
+        put(p, "((");
+        put(p, bx_sb_str(&a));
+        put(p, ") >= (");
+        cexpr(p, e->b);
+        put(p, ") && (");
+        put(p, bx_sb_str(&a));
+        put(p, ") <= (");
+        cexpr(p, e->c);
+        put(p, "))");
+        sb_free(&a);
+        return;
     }
     case E_LIST:
-        return c_list_literal(p, e);
+        c_list_literal(p, e);
+        return;
     default:
         bx_die("cannot emit this expression");
     }
+}
+
+/* Clause text in a C comment: no comment may end early, and none may open
+ * inside it ("/" "*" warns under -Wcomment). */
+static const char *ccomment(emitter *em, const char *s)
+{
+    if (!strstr(s, "*/") && !strstr(s, "/*"))
+        return s;
+    char *o = bx_arena_alloc(A, strlen(s) * 2 + 1), *q = o;
+    for (; *s; s++) {
+        *q++ = *s;
+        if ((s[0] == '*' && s[1] == '/') || (s[0] == '/' && s[1] == '*'))
+            *q++ = ' ';
+    }
+    *q = 0;
+    return o;
 }
 
 /* Emit the predicate function of lp; returns its name, or NULL. */
@@ -753,16 +941,19 @@ static const char *emit_predicate(emitter *em, decl *t, lpattern *lp, const char
     p.target = t;
     p.pid = lp->id;
     sb body = {0};
-    for (int i = 0; i < lp->clauses.n; i++) {
+    p.o = &body;
+    for (int i = 0; i < lp->clauses.n && !em->too_big; i++) {
         expr *cl = lp->clauses.v[i];
-        sb_printf(&body, "    /* %s */\n", cl->text);
-        sb_printf(&body, "    if (!%s || ev->undef)\n        return byoc_ev_fail(ev, %d);\n",
-                  cexpr(&p, cl), i);
+        if (produce(em, strlen(cl->text)))
+            sb_printf(&body, "    /* %s */\n", ccomment(em, cl->text));
+        put(&p, "    if (!");
+        cexpr(&p, cl);
+        put(&p, bx_arena_printf(A, " || ev->undef)\n        return byoc_ev_fail(ev, %d);\n", i));
     }
-    sb_flush(&p.pre, em->out);
-    fprintf(em->out, "static bool %s(byoc_eval *ev)\n{\n", fname);
-    sb_flush(&body, em->out);
-    fprintf(em->out, "    return true;\n}\n\n");
+    flush(em, &p.pre);
+    out(em, "static bool %s(byoc_eval *ev)\n{\n", fname);
+    flush(em, &body);
+    out(em, "    return true;\n}\n\n");
     sb_free(&body);
     sb_free(&p.pre);
     return fname;
@@ -773,13 +964,13 @@ static const char *emit_clauses(emitter *em, lpattern *lp)
     if (!lp->clauses.n)
         return "NULL";
     int id = em->counter++;
-    fprintf(em->out, "static const byoc_clause_decl cl%d[] = {\n", id);
+    out(em, "static const byoc_clause_decl cl%d[] = {\n", id);
     for (int i = 0; i < lp->clauses.n; i++) {
         expr *cl = lp->clauses.v[i];
-        fprintf(em->out, "    { .text = %s, .line = %d, .col = %d },\n", cstr(em, cl->text),
+        out(em, "    { .text = %s, .line = %d, .col = %d },\n", cstr(em, cl->text),
                 cl->at.line, cl->at.col);
     }
-    fprintf(em->out, "};\n");
+    out(em, "};\n");
     return bx_arena_printf(A, "cl%d", id);
 }
 
@@ -792,26 +983,27 @@ static const char *emit_pattern(emitter *em, decl *t, lpattern *lp, file_ast *f)
         "BYOC_PAT_TUPLE", "BYOC_PAT_TUPLE_ANY", "BYOC_PAT_PROJ",
     };
     int id = lp->id;
-    fprintf(em->out, "/* %s%s%s */\n", lp->name ? "pattern " : "supports rule",
-            lp->name ? lp->name : "", "");
+    em->at = lp->at;
+    out(em, "/* %s%s%s */\n", lp->name ? "pattern " : "supports rule",
+            lp->name ? ccomment(em, lp->name) : "", "");
     sb nodes = {0};
-    for (int i = 0; i < lp->nodes.n; i++) {
+    for (int i = 0; i < lp->nodes.n && !em->too_big; i++) {
         lpnode *n = lp->nodes.v[i];
         const char *ops = "NULL", *kids = "NULL", *attrs = "NULL", *value = "NULL";
         if (n->ops.n) {
             int k = em->counter++;
-            fprintf(em->out, "static const char *const o%d[] = {", k);
+            out(em, "static const char *const o%d[] = {", k);
             for (int j = 0; j < n->ops.n; j++)
-                fprintf(em->out, "%s%s", j ? ", " : " ", cstr(em, n->ops.v[j]));
-            fprintf(em->out, " };\n");
+                out(em, "%s%s", j ? ", " : " ", cstr(em, n->ops.v[j]));
+            out(em, " };\n");
             ops = bx_arena_printf(A, "o%d", k);
         }
         if (n->kids.n) {
             int k = em->counter++;
-            fprintf(em->out, "static const uint16_t k%d[] = {", k);
+            out(em, "static const uint16_t k%d[] = {", k);
             for (int j = 0; j < n->kids.n; j++)
-                fprintf(em->out, "%s%d", j ? ", " : " ", (int)(intptr_t)n->kids.v[j]);
-            fprintf(em->out, " };\n");
+                out(em, "%s%d", j ? ", " : " ", (int)(intptr_t)n->kids.v[j]);
+            out(em, " };\n");
             kids = bx_arena_printf(A, "k%d", k);
         }
         if (n->attrs.n) {
@@ -819,17 +1011,17 @@ static const char *emit_pattern(emitter *em, decl *t, lpattern *lp, file_ast *f)
             for (int j = 0; j < n->attrs.n; j++)
                 inits[j] = cvalue(em, n->attrs.v[j]);
             int k = em->counter++;
-            fprintf(em->out, "static const byoc_attr_eq ae%d[] = {\n", k);
+            out(em, "static const byoc_attr_eq ae%d[] = {\n", k);
             for (int j = 0; j < n->attrs.n; j++)
-                fprintf(em->out, "    { .name = %s, .value = %s },\n", cstr(em, n->attr_names.v[j]),
+                out(em, "    { .name = %s, .value = %s },\n", cstr(em, n->attr_names.v[j]),
                         inits[j]);
-            fprintf(em->out, "};\n");
+            out(em, "};\n");
             attrs = bx_arena_printf(A, "ae%d", k);
         }
         if (n->value) {
             const char *init = cvalue(em, n->value);
             int k = em->counter++;
-            fprintf(em->out, "static const byoc_value cv%d = %s;\n", k, init);
+            out(em, "static const byoc_value cv%d = %s;\n", k, init);
             value = bx_arena_printf(A, "&cv%d", k);
         }
         sb_printf(&nodes, "    { .kind = %s", kinds[n->kind]);
@@ -850,20 +1042,20 @@ static const char *emit_pattern(emitter *em, decl *t, lpattern *lp, file_ast *f)
             sb_printf(&nodes, ", .value = %s", value);
         sb_printf(&nodes, " },\n");
     }
-    fprintf(em->out, "static const byoc_pnode pn%d[] = {\n", id);
-    sb_flush(&nodes, em->out);
-    fprintf(em->out, "};\n");
+    out(em, "static const byoc_pnode pn%d[] = {\n", id);
+    flush(em, &nodes);
+    out(em, "};\n");
     sb_free(&nodes);
     if (lp->slot_names.n) {
-        fprintf(em->out, "static const byoc_slot_decl sl%d[] = {\n", id);
+        out(em, "static const byoc_slot_decl sl%d[] = {\n", id);
         for (int i = 0; i < lp->slot_names.n; i++)
-            fprintf(em->out, "    { .name = %s, .pnode = %d },\n", cstr(em, lp->slot_names.v[i]),
+            out(em, "    { .name = %s, .pnode = %d },\n", cstr(em, lp->slot_names.v[i]),
                     (int)(intptr_t)lp->slot_nodes.v[i]);
-        fprintf(em->out, "};\n");
+        out(em, "};\n");
     }
     const char *pred = emit_predicate(em, t, lp, bx_arena_printf(A, "pred%d", id));
     const char *clauses = emit_clauses(em, lp);
-    fprintf(em->out, "\n");
+    out(em, "\n");
     sb d = {0};
     sb_printf(&d, "    {\n        .name = %s,\n", lp->name ? cstr(em, lp->name) : "NULL");
     sb_printf(&d, "        .root = %d, .nnodes = %d, .nodes = pn%d,\n", lp->root, lp->nodes.n, id);
@@ -888,12 +1080,12 @@ static const char *emit_pattern_table(emitter *em, decl *t, vec *pats, const cha
         return "NULL";
     const char **entries = BX_NEWN(A, const char *, pats->n);
     for (int i = 0; i < pats->n; i++)
-        entries[i] = emit_pattern(em, t, pats->v[i], f);
+        entries[i] = em->too_big ? "" : emit_pattern(em, t, pats->v[i], f);
     int id = em->counter++;
-    fprintf(em->out, "static const byoc_pattern_decl %s%d[] = {\n", prefix, id);
+    out(em, "static const byoc_pattern_decl %s%d[] = {\n", prefix, id);
     for (int i = 0; i < pats->n; i++)
-        fprintf(em->out, "%s", entries[i]);
-    fprintf(em->out, "};\n\n");
+        out(em, "%s", entries[i]);
+    out(em, "};\n\n");
     return bx_arena_printf(A, "%s%d", prefix, id);
 }
 
@@ -906,6 +1098,7 @@ static void emit_targets(emitter *em, file_ast *f, int *ntargets)
         decl *t = f->decls.v[i];
         if (t->kind != D_TARGET)
             continue;
+        em->at = t->name_at;
         banner_rule(em, bx_arena_printf(A, "target %s", t->name));
         target_info *ti = t->info;
         const char *opts = "NULL";
@@ -914,13 +1107,13 @@ static void emit_targets(emitter *em, file_ast *f, int *ntargets)
             for (int k = 0; k < t->options.n; k++)
                 inits[k] = cvalue(em, &((option_info *)t->options.v[k])->def);
             int id = em->counter++;
-            fprintf(em->out, "static const byoc_option_decl op%d[] = {\n", id);
+            out(em, "static const byoc_option_decl op%d[] = {\n", id);
             for (int k = 0; k < t->options.n; k++) {
                 option_info *o = t->options.v[k];
-                fprintf(em->out, "    { .name = %s, .type = %s, .def = %s },\n", cstr(em, o->name),
+                out(em, "    { .name = %s, .type = %s, .def = %s },\n", cstr(em, o->name),
                         ctype(em, &o->type), inits[k]);
             }
-            fprintf(em->out, "};\n\n");
+            out(em, "};\n\n");
             opts = bx_arena_printf(A, "op%d", id);
         }
         const char *rules = emit_pattern_table(em, t, &ti->rules, "ru", f);
@@ -935,11 +1128,11 @@ static void emit_targets(emitter *em, file_ast *f, int *ntargets)
                 cls[k] = emit_clauses(em, lp);
             }
             int id = em->counter++;
-            fprintf(em->out, "static const byoc_predicate_decl pr%d[] = {\n", id);
+            out(em, "static const byoc_predicate_decl pr%d[] = {\n", id);
             for (int k = 0; k < ti->partition.n; k++)
-                fprintf(em->out, "    { .fn = %s, .nclauses = %d, .clauses = %s },\n", fns[k],
+                out(em, "    { .fn = %s, .nclauses = %d, .clauses = %s },\n", fns[k],
                         ((lpattern *)ti->partition.v[k])->clauses.n, cls[k]);
-            fprintf(em->out, "};\n\n");
+            out(em, "};\n\n");
             parts = bx_arena_printf(A, "pr%d", id);
         }
         const char *passes = "NULL";
@@ -947,13 +1140,13 @@ static void emit_targets(emitter *em, file_ast *f, int *ntargets)
             static const char *const points[] = {"BYOC_PASS_BEFORE", "BYOC_PASS_PARTITION",
                                                  "BYOC_PASS_AFTER"};
             int id = em->counter++;
-            fprintf(em->out, "static const byoc_pass_decl ps%d[] = {\n", id);
+            out(em, "static const byoc_pass_decl ps%d[] = {\n", id);
             for (int k = 0; k < ti->passes.n; k++) {
                 pass_info *pi = ti->passes.v[k];
-                fprintf(em->out, "    { .name = %s, .point = %s, .fn = %s },\n", cstr(em, pi->name),
+                out(em, "    { .name = %s, .point = %s, .fn = %s },\n", cstr(em, pi->name),
                         points[pi->point], pi->name);
             }
-            fprintf(em->out, "};\n\n");
+            out(em, "};\n\n");
             passes = bx_arena_printf(A, "ps%d", id);
         }
         sb_printf(&table, "    {\n        .name = %s,\n        .parent = %s,\n",
@@ -991,9 +1184,9 @@ static void emit_targets(emitter *em, file_ast *f, int *ntargets)
         n++;
     }
     if (n) {
-        fprintf(em->out, "static const byoc_target_decl targets[] = {\n");
-        sb_flush(&table, em->out);
-        fprintf(em->out, "};\n");
+        out(em, "static const byoc_target_decl targets[] = {\n");
+        flush(em, &table);
+        out(em, "};\n");
     }
     sb_free(&table);
     *ntargets = n;
@@ -1007,6 +1200,7 @@ int emit_c(compilation *c, FILE *cf, FILE *hf, const char *header_name)
     em->c = c;
     em->out = cf;
     file_ast *f = c->main;
+    em->at = (loc){f->path, 0, 0};
     em->mod = f->module;
     const char *M = f->module;
 
@@ -1053,27 +1247,29 @@ int emit_c(compilation *c, FILE *cf, FILE *hf, const char *header_name)
     fprintf(hf, "\n#ifdef __cplusplus\n}\n#endif\n#endif\n");
 
     /* The code. */
-    fprintf(cf, "/* Generated by byocc %s from %s.  DO NOT EDIT. */\n", BYOC_VERSION_STRING, f->base);
-    fprintf(cf, "#include <math.h>\n#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n\n");
-    fprintf(cf, "#include \"%s\"\n", header_name);
+    out(em, "/* Generated by byocc %s from %s.  DO NOT EDIT. */\n", BYOC_VERSION_STRING, f->base);
+    out(em, "#include <math.h>\n#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n\n");
+    out(em, "#include \"%s\"\n", header_name);
     /* Imported modules' register functions; externs from imported files. */
     vec mods = {0};
+    bx_hash seen;
+    bx_hash_init(&seen);
     for (int i = 0; i < f->imports.n; i++) {
         file_ast *g = f->imports.v[i];
-        bool dup = false;
-        for (int k = 0; k < mods.n; k++)
-            dup |= !strcmp(mods.v[k], g->module);
-        if (!dup)
+        if (!bx_hash_get(&seen, g->module)) {
+            bx_hash_put(&seen, g->module, g);
             vec_push(A, &mods, (void *)g->module);
+        }
     }
+    bx_hash_free(&seen);
     if (mods.n)
-        fprintf(cf, "\n");
+        out(em, "\n");
     for (int i = 0; i < mods.n; i++)
-        fprintf(cf, "int byoc_register_%s(byoc_registry *reg, byoc_error *err);\n", (char *)mods.v[i]);
+        out(em, "int byoc_register_%s(byoc_registry *reg, byoc_error *err);\n", (char *)mods.v[i]);
     for (size_t i = 0; i < c->externs.n; i++) {
         decl *d = c->externs.entries[i].val;
         if (d->file != f)
-            fprintf(cf, "%s %s;\n", d->lower ? "byoc_pass_fn" : "byoc_extern_pred_fn", d->name);
+            out(em, "%s %s;\n", d->lower ? "byoc_pass_fn" : "byoc_extern_pred_fn", d->name);
     }
 
     int nops, ndev, nlinks, ntargets;
@@ -1083,28 +1279,33 @@ int emit_c(compilation *c, FILE *cf, FILE *hf, const char *header_name)
 
     banner_rule(em, "module");
     if (mods.n) {
-        fprintf(cf, "static const char *const imports[] = {");
+        out(em, "static const char *const imports[] = {");
         for (int i = 0; i < mods.n; i++)
-            fprintf(cf, "%s%s", i ? ", " : " ", cstr(em, mods.v[i]));
-        fprintf(cf, " };\n\n");
+            out(em, "%s%s", i ? ", " : " ", cstr(em, mods.v[i]));
+        out(em, " };\n\n");
     }
-    fprintf(cf, "const byoc_module_decl byoc_module_%s = {\n", M);
-    fprintf(cf, "    .abi = BYOC_ABI_VERSION,\n    .name = %s,\n    .source = %s,\n", cstr(em, M),
+    out(em, "const byoc_module_decl byoc_module_%s = {\n", M);
+    out(em, "    .abi = BYOC_ABI_VERSION,\n    .name = %s,\n    .source = %s,\n", cstr(em, M),
             cstr(em, f->base));
     if (mods.n)
-        fprintf(cf, "    .nimports = %d, .imports = imports,\n", mods.n);
+        out(em, "    .nimports = %d, .imports = imports,\n", mods.n);
     if (nops)
-        fprintf(cf, "    .nops = %d, .ops = ops,\n", nops);
+        out(em, "    .nops = %d, .ops = ops,\n", nops);
     if (ndev)
-        fprintf(cf, "    .ndevices = %d, .devices = devices,\n", ndev);
+        out(em, "    .ndevices = %d, .devices = devices,\n", ndev);
     if (nlinks)
-        fprintf(cf, "    .nlinks = %d, .links = links,\n", nlinks);
+        out(em, "    .nlinks = %d, .links = links,\n", nlinks);
     if (ntargets)
-        fprintf(cf, "    .ntargets = %d, .targets = targets,\n", ntargets);
-    fprintf(cf, "};\n\n");
-    fprintf(cf, "int byoc_register_%s(byoc_registry *reg, byoc_error *err)\n{\n", M);
+        out(em, "    .ntargets = %d, .targets = targets,\n", ntargets);
+    out(em, "};\n\n");
+    out(em, "int byoc_register_%s(byoc_registry *reg, byoc_error *err)\n{\n", M);
     for (int i = 0; i < mods.n; i++)
-        fprintf(cf, "    if (byoc_register_%s(reg, err) != 0)\n        return -1;\n", (char *)mods.v[i]);
-    fprintf(cf, "    return byoc_registry_add(reg, &byoc_module_%s, err);\n}\n", M);
+        out(em, "    if (byoc_register_%s(reg, err) != 0)\n        return -1;\n", (char *)mods.v[i]);
+    out(em, "    return byoc_registry_add(reg, &byoc_module_%s, err);\n}\n", M);
+    if (em->too_big) {
+        diag_error(&c->diag, em->big_at, "the generated code is too large (more than %d MiB)",
+                   BYOCC_MAX_OUTPUT >> 20);
+        return -1;
+    }
     return 0;
 }

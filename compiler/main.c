@@ -3,9 +3,12 @@
  * The passes run in a straight line: parse and load imports (resolve.c),
  * check and lower (check.c), emit (emit_c.c).  Output goes to temporary
  * files renamed into place only when no error was reported, so a failed
- * run never leaves a partial or stale-looking output behind. */
+ * run never leaves a partial or stale-looking output behind.  Running out
+ * of memory anywhere is an error too: "byocc: error: out of memory", the
+ * temporary files removed, exit status 1. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +17,7 @@
 #include <byoc/version.h>
 
 #include "ast.h"
+#include "die.h"
 
 /* mkstemp's template: six X's, spelt in pairs so that searches for
  * leftover markers do not flag it. */
@@ -44,6 +48,24 @@ static void usage(FILE *o)
           o);
 }
 
+/* The temporary files being written, removed if memory runs out. */
+static char *ctmp, *htmp;
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p)
+        bx_oom();
+    return p;
+}
+
+static char *xstrdup(const char *s)
+{
+    char *p = xmalloc(strlen(s) + 1);
+    strcpy(p, s);
+    return p;
+}
+
 static char *with_ext(const char *path, const char *ext)
 {
     size_t n = strlen(path);
@@ -51,9 +73,7 @@ static char *with_ext(const char *path, const char *ext)
     const char *dot = strrchr(path, '.');
     if (dot && (!slash || dot > slash))
         n = (size_t)(dot - path);
-    char *r = malloc(n + strlen(ext) + 1);
-    if (!r)
-        abort();
+    char *r = xmalloc(n + strlen(ext) + 1);
     memcpy(r, path, n);
     strcpy(r + n, ext);
     return r;
@@ -62,7 +82,7 @@ static char *with_ext(const char *path, const char *ext)
 static char *base_name(const char *path)
 {
     const char *s = strrchr(path, '/');
-    return strdup(s ? s + 1 : path);
+    return xstrdup(s ? s + 1 : path);
 }
 
 /* Escape spaces for make. */
@@ -79,7 +99,7 @@ static void dep_path(FILE *f, const char *p)
 
 static int finish(FILE *f, const char *tmp, const char *dst, bool ok)
 {
-    if (fclose(f) != 0)
+    if (!f || fclose(f) != 0)
         ok = false;
     if (!ok) {
         unlink(tmp);
@@ -93,16 +113,12 @@ static int finish(FILE *f, const char *tmp, const char *dst, bool ok)
     return 0;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     const char *input = NULL, *out = NULL, *depfile = NULL;
     bool md = false, check_only = false;
     compilation c;
-    memset(&c, 0, sizeof c);
-    bx_arena_init(&c.arena);
-    c.diag.out = stderr;
-    const char *env = getenv("BYOC_DATADIR");
-    c.datadir = env && *env ? env : BYOC_PKGDATADIR;
+    compilation_init(&c);
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -150,29 +166,16 @@ int main(int argc, char **argv)
         usage(stderr);
         return 1;
     }
-    FILE *probe = fopen(input, "rb");
-    if (!probe) {
-        fprintf(stderr, "byocc: error: cannot open '%s': %s\n", input, strerror(errno));
-        return 1;
-    }
-    fclose(probe);
-
-    bx_hash_init(&c.files);
-    bx_hash_init(&c.ops);
-    bx_hash_init(&c.devices);
-    bx_hash_init(&c.targets);
-    bx_hash_init(&c.externs);
-    bx_hash_init(&c.lets);
 
     int rc = 1;
-    char *cpath = NULL, *hpath = NULL, *ctmp = NULL, *htmp = NULL, *hbase = NULL;
+    char *cpath = NULL, *hpath = NULL, *hbase = NULL;
     if (resolve(&c, input) == 0 && check(&c) == 0 && c.diag.errors == 0) {
         if (check_only) {
             rc = 0;
             goto done;
         }
         if (out) {
-            cpath = strdup(out);
+            cpath = xstrdup(out);
         } else {
             char *b = base_name(input);
             cpath = with_ext(b, ".c");
@@ -185,13 +188,15 @@ int main(int argc, char **argv)
         }
         hbase = base_name(hpath);
         size_t n = strlen(cpath) + 16;
-        ctmp = malloc(n);
-        htmp = malloc(strlen(hpath) + 16);
+        ctmp = xmalloc(n);
+        htmp = xmalloc(strlen(hpath) + 16);
         snprintf(ctmp, n, "%s%s", cpath, TMP_SUFFIX);
         snprintf(htmp, strlen(hpath) + 16, "%s%s", hpath, TMP_SUFFIX);
         int cfd = mkstemp(ctmp);
         if (cfd < 0) {
             fprintf(stderr, "byocc: error: cannot write '%s': %s\n", cpath, strerror(errno));
+            free(ctmp);
+            ctmp = NULL;
             goto done;
         }
         int hfd = mkstemp(htmp);
@@ -199,20 +204,30 @@ int main(int argc, char **argv)
             fprintf(stderr, "byocc: error: cannot write '%s': %s\n", hpath, strerror(errno));
             close(cfd);
             unlink(ctmp);
+            free(htmp);
+            htmp = NULL;
             goto done;
         }
         FILE *cf = fdopen(cfd, "w"), *hf = fdopen(hfd, "w");
+        if (!cf)
+            close(cfd);
+        if (!hf)
+            close(hfd);
         bool ok = cf && hf && emit_c(&c, cf, hf, hbase) == 0 && c.diag.errors == 0;
         ok = ok && !ferror(cf) && !ferror(hf);
         int r1 = finish(cf, ctmp, cpath, ok);
         int r2 = finish(hf, htmp, hpath, ok && r1 == 0);
+        /* Renamed or removed: nothing left to clean up. */
+        free(ctmp);
+        free(htmp);
+        ctmp = htmp = NULL;
         if (r1 || r2) {
             if (r1 == 0)
                 unlink(cpath);
             goto done;
         }
         if (md) {
-            char *dpath = depfile ? strdup(depfile) : with_ext(cpath, ".d");
+            char *dpath = depfile ? xstrdup(depfile) : with_ext(cpath, ".d");
             FILE *d = fopen(dpath, "w");
             if (!d) {
                 fprintf(stderr, "byocc: error: cannot write '%s': %s\n", dpath, strerror(errno));
@@ -247,12 +262,24 @@ done:
     free(ctmp);
     free(htmp);
     free(hbase);
-    bx_hash_free(&c.files);
-    bx_hash_free(&c.ops);
-    bx_hash_free(&c.devices);
-    bx_hash_free(&c.targets);
-    bx_hash_free(&c.externs);
-    bx_hash_free(&c.lets);
-    bx_arena_free(&c.arena);
+    compilation_free(&c);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    /* bx_oom() comes back here; nothing held needs more than exit. */
+    static bx_oom_guard guard;
+    if (setjmp(guard.env)) {
+        fputs("byocc: error: out of memory\n", stderr);
+        if (ctmp)
+            unlink(ctmp);
+        if (htmp)
+            unlink(htmp);
+        return 1;
+    }
+    bx_oom_open(&guard);
+    int rc = run(argc, argv);
+    bx_oom_close(&guard);
     return rc;
 }

@@ -7,20 +7,145 @@
  * parent may be either; externs, predicates and lower passes together,
  * since both name C functions; file-level lets - and a name declared
  * twice is an error with a note at the first declaration.  A file may only
- * use what it declares or imports, directly or through its imports. */
+ * use what it declares or imports, directly or through its imports: each
+ * file keeps the set of files it sees, as a bitset, so that asking costs
+ * nothing however the imports are shaped.
+ *
+ * Sources are untrusted: only regular files are read (a folder, a device
+ * or a FIFO named as an import is an error, never a hang), each at most
+ * BYOCC_MAX_FILE_SIZE bytes, and imports nest at most
+ * BYOCC_MAX_IMPORT_DEPTH files deep. */
 #define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "ast.h"
+#include "die.h"
 
-static bool is_file(const char *p)
+#define ERR(at, ...) diag_error(&c->diag, (at), __VA_ARGS__)
+
+/* ---- the compilation ------------------------------------------------------ */
+
+void compilation_init(compilation *c)
 {
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+    memset(c, 0, sizeof *c);
+    bx_arena_init(&c->arena);
+    c->diag.out = stderr;
+    bx_hash_init(&c->files);
+    bx_hash_init(&c->ops);
+    bx_hash_init(&c->devices);
+    bx_hash_init(&c->targets);
+    bx_hash_init(&c->externs);
+    bx_hash_init(&c->lets);
+    const char *env = getenv("BYOC_DATADIR");
+    c->datadir = env && *env ? env : BYOC_PKGDATADIR;
 }
+
+void compilation_free(compilation *c)
+{
+    for (int i = 0; i < c->indexes.n; i++)
+        bx_hash_free(c->indexes.v[i]);
+    bx_hash_free(&c->files);
+    bx_hash_free(&c->ops);
+    bx_hash_free(&c->devices);
+    bx_hash_free(&c->targets);
+    bx_hash_free(&c->externs);
+    bx_hash_free(&c->lets);
+    bx_arena_free(&c->arena);
+    memset(c, 0, sizeof *c);
+}
+
+/* ---- reading sources ------------------------------------------------------ */
+
+char *read_source(compilation *c, const char *path, loc from, size_t *len)
+{
+    /* stat first, so that a device is never opened (opening some has
+     * effects); fstat again on what was opened, which is what counts. */
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        ERR(from, "cannot open '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ERR(from, "'%s' is not a regular file", path);
+        return NULL;
+    }
+    /* O_NONBLOCK: a FIFO put in the file's place since does not block. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        ERR(from, "cannot open '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ERR(from, "'%s' is not a regular file", path);
+        close(fd);
+        return NULL;
+    }
+    /* st_size is a hint: files in /proc say 0 and have text.  Read to the
+     * end, one byte past the limit at most. */
+    size_t cap = st.st_size > 0 && st.st_size <= BYOCC_MAX_FILE_SIZE
+                     ? (size_t)st.st_size + 1 : 4096;
+    size_t n = 0;
+    char *buf = malloc(cap + 1);
+    if (!buf)
+        bx_oom();
+    const char *bad = NULL;
+    int err = 0;
+    if (st.st_size > BYOCC_MAX_FILE_SIZE)
+        bad = "large";
+    while (!bad) {
+        if (n == cap) {
+            cap = cap * 2 > (size_t)BYOCC_MAX_FILE_SIZE + 1 ? (size_t)BYOCC_MAX_FILE_SIZE + 1
+                                                            : cap * 2;
+            char *nb = realloc(buf, cap + 1);
+            if (!nb) {
+                free(buf);
+                bx_oom();
+            }
+            buf = nb;
+        }
+        ssize_t r = read(fd, buf + n, cap - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            err = errno;
+            bad = "read";
+        } else if (r == 0) {
+            break;
+        } else {
+            n += (size_t)r;
+            if (n > BYOCC_MAX_FILE_SIZE)
+                bad = "large";
+        }
+    }
+    close(fd);
+    if (bad) {
+        free(buf);
+        if (*bad == 'l')
+            ERR(from, "'%s' is too large (more than %d MiB)", path, BYOCC_MAX_FILE_SIZE >> 20);
+        else
+            ERR(from, "cannot read '%s': %s", path, strerror(err));
+        return NULL;
+    }
+    char *src = bx_arena_strndup(&c->arena, buf, n);
+    free(buf);
+    *len = n;
+    return src;
+}
+
+file_ast *parse_file(compilation *c, const char *path, const char *display)
+{
+    size_t n;
+    char *src = read_source(c, path, (loc){NULL, 0, 0}, &n);
+    return src ? parse_source(c, display, src, n) : NULL;
+}
+
+/* ---- loading ---------------------------------------------------------------- */
 
 static const char *dir_of(compilation *c, const char *path)
 {
@@ -51,26 +176,37 @@ static const char *module_name(compilation *c, const char *path)
 }
 
 /* Find an imported file: the importer's folder, then -I folders, then the
- * installed data folder.  Returns the display path or NULL. */
-static const char *find_import(compilation *c, const file_ast *from, const char *name)
+ * installed data folder.  Returns the first regular file's path, else NULL
+ * with *odd set to the first path that is there but no regular file (a
+ * folder, a device), if any. */
+static const char *find_import(compilation *c, const file_ast *from, const char *name,
+                               const char **odd)
 {
-    if (name[0] == '/')
-        return is_file(name) ? name : NULL;
-    const char *p = bx_arena_printf(&c->arena, "%s%s", dir_of(c, from->path), name);
-    if (is_file(p))
-        return p;
+    *odd = NULL;
+    struct stat st;
+#define TRY(p)                                                            \
+    do {                                                                  \
+        const char *p_ = (p);                                             \
+        if (stat(p_, &st) == 0) {                                         \
+            if (S_ISREG(st.st_mode))                                      \
+                return p_;                                                \
+            if (!*odd)                                                    \
+                *odd = p_;                                                \
+        }                                                                 \
+    } while (0)
+    if (name[0] == '/') {
+        TRY(name);
+        return NULL;
+    }
+    TRY(bx_arena_printf(&c->arena, "%s%s", dir_of(c, from->path), name));
     for (int i = 0; i < c->include_dirs.n; i++) {
         const char *d = c->include_dirs.v[i];
         size_t n = strlen(d);
-        p = bx_arena_printf(&c->arena, "%s%s%s", d, n && d[n - 1] == '/' ? "" : "/", name);
-        if (is_file(p))
-            return p;
+        TRY(bx_arena_printf(&c->arena, "%s%s%s", d, n && d[n - 1] == '/' ? "" : "/", name));
     }
-    if (c->datadir) {
-        p = bx_arena_printf(&c->arena, "%s/%s", c->datadir, name);
-        if (is_file(p))
-            return p;
-    }
+    if (c->datadir)
+        TRY(bx_arena_printf(&c->arena, "%s/%s", c->datadir, name));
+#undef TRY
     return NULL;
 }
 
@@ -78,27 +214,65 @@ static file_ast *load(compilation *c, const char *path, vec *stack, loc from);
 
 static void load_imports(compilation *c, file_ast *f, vec *stack)
 {
-    for (int i = 0; i < f->decls.n; i++) {
+    /* An import written again is loaded once (as "loaded", without
+     * looking for it again). */
+    bx_hash seen;
+    bx_hash_init(&seen);
+    for (int i = 0; i < f->decls.n && !diag_stopped(&c->diag); i++) {
         decl *d = f->decls.v[i];
-        if (d->kind != D_IMPORT)
+        if (d->kind != D_IMPORT || bx_hash_get(&seen, d->name))
             continue;
-        const char *p = find_import(c, f, d->name);
+        const char *odd;
+        const char *p = find_import(c, f, d->name, &odd);
         if (!p) {
-            diag_error(&c->diag, d->name_at, "cannot find imported file '%s'", d->name);
+            if (odd)
+                diag_error(&c->diag, d->name_at, "'%s' is not a regular file", odd);
+            else if (strlen(d->name) < PATH_MAX)
+                diag_error(&c->diag, d->name_at, "cannot find imported file '%s'", d->name);
+            else  /* no file has such a name: say so briefly */
+                diag_error(&c->diag, d->name_at, "cannot find imported file '%.60s...'", d->name);
             continue;
         }
         f->importing_at = d->name_at;
         file_ast *g = load(c, p, stack, d->name_at);
-        if (g)
+        if (g) {
             vec_push(&c->arena, &f->imports, g);
+            bx_hash_put(&seen, d->name, g);
+        }
     }
+    bx_hash_free(&seen);
+}
+
+/* The loaded file f, from path: its names, its place in the compilation,
+ * then its imports. */
+static file_ast *adopt(compilation *c, file_ast *f, const char *path, const char *real,
+                       vec *stack)
+{
+    f->module = module_name(c, path);
+    const char *base = strrchr(path, '/');
+    f->base = base ? base + 1 : path;
+    if (real)
+        bx_hash_put(&c->files, bx_arena_strdup(&c->arena, real), f);
+    vec_push(&c->arena, &c->deps, (void *)f->path);
+    f->state = 1;
+    vec_push(&c->arena, stack, f);
+    load_imports(c, f, stack);
+    stack->n--;
+    f->state = 2;
+    vec_push(&c->arena, &c->all_files, f);
+    return f;
 }
 
 static file_ast *load(compilation *c, const char *path, vec *stack, loc from)
 {
+    if (stack->n >= BYOCC_MAX_IMPORT_DEPTH) {
+        diag_error(&c->diag, from, "imports nested too deeply (more than %d files)",
+                   BYOCC_MAX_IMPORT_DEPTH);
+        return NULL;
+    }
     char real[PATH_MAX];
     if (!realpath(path, real)) {
-        diag_error(&c->diag, from, "cannot open '%s'", path);
+        diag_error(&c->diag, from, "cannot open '%s': %s", path, strerror(errno));
         return NULL;
     }
     file_ast *f = bx_hash_get(&c->files, real);
@@ -119,23 +293,33 @@ static file_ast *load(compilation *c, const char *path, vec *stack, loc from)
         }
         return f;
     }
-    f = parse_file(c, path, path);
-    if (!f) {
-        diag_error(&c->diag, from, "cannot open '%s'", path);
+    size_t n;
+    char *src = read_source(c, path, from, &n);
+    if (!src)
         return NULL;
+    f = parse_source(c, path, src, n);
+    return adopt(c, f, path, real, stack);
+}
+
+/* Which files each file sees: itself and, through its imports, what they
+ * see.  all_files lists every file after its imports. */
+static void compute_reach(compilation *c)
+{
+    int n = c->all_files.n;
+    size_t bytes = (size_t)n / 8 + 1;
+    for (int i = 0; i < n; i++)
+        ((file_ast *)c->all_files.v[i])->index = i;
+    for (int i = 0; i < n; i++) {
+        file_ast *f = c->all_files.v[i];
+        f->reach = bx_arena_alloc(&c->arena, bytes);
+        f->reach[i / 8] |= (unsigned char)(1u << (i % 8));
+        for (int k = 0; k < f->imports.n; k++) {
+            const file_ast *g = f->imports.v[k];
+            if (g->reach)
+                for (size_t b = 0; b < bytes; b++)
+                    f->reach[b] |= g->reach[b];
+        }
     }
-    f->module = module_name(c, path);
-    const char *base = strrchr(path, '/');
-    f->base = base ? base + 1 : path;
-    bx_hash_put(&c->files, bx_arena_strdup(&c->arena, real), f);
-    vec_push(&c->arena, &c->deps, (void *)f->path);
-    f->state = 1;
-    vec_push(&c->arena, stack, f);
-    load_imports(c, f, stack);
-    stack->n--;
-    f->state = 2;
-    vec_push(&c->arena, &c->all_files, f);
-    return f;
 }
 
 static const char *kind_word(decl_kind k)
@@ -162,30 +346,18 @@ static void declare(compilation *c, bx_hash *ns, decl *d)
     }
 }
 
-static bool reaches(const file_ast *f, const file_ast *g, int depth)
-{
-    if (f == g)
-        return true;
-    if (depth > 1000)
-        return false;
-    for (int i = 0; i < f->imports.n; i++)
-        if (reaches(f->imports.v[i], g, depth + 1))
-            return true;
-    return false;
-}
-
 bool visible_from(const file_ast *f, const decl *d)
 {
-    return reaches(f, d->file, 0);
+    int i = d->file->index;
+    if (!f->reach)
+        return f == d->file;
+    return (f->reach[i / 8] >> (i % 8)) & 1;
 }
 
-int resolve(compilation *c, const char *path)
+static int declare_all(compilation *c)
 {
-    vec stack = {0};
-    c->main = load(c, path, &stack, (loc){NULL, 0, 0});
-    if (!c->main)
-        return -1;
-    for (int i = 0; i < c->all_files.n; i++) {
+    compute_reach(c);
+    for (int i = 0; i < c->all_files.n && !diag_stopped(&c->diag); i++) {
         file_ast *f = c->all_files.v[i];
         for (int j = 0; j < f->decls.n; j++) {
             decl *d = f->decls.v[j];
@@ -200,4 +372,29 @@ int resolve(compilation *c, const char *path)
         }
     }
     return c->diag.errors ? -1 : 0;
+}
+
+int resolve(compilation *c, const char *path)
+{
+    vec stack = {0};
+    c->main = load(c, path, &stack, (loc){NULL, 0, 0});
+    if (!c->main)
+        return -1;
+    return declare_all(c);
+}
+
+int resolve_buffer(compilation *c, const char *display_name, const char *data, size_t len)
+{
+    if (len > BYOCC_MAX_FILE_SIZE) {
+        loc none = {NULL, 0, 0};
+        ERR(none, "'%s' is too large (more than %d MiB)", display_name,
+            BYOCC_MAX_FILE_SIZE >> 20);
+        return -1;
+    }
+    const char *display = bx_arena_strdup(&c->arena, display_name);
+    char *src = bx_arena_strndup(&c->arena, data, len);
+    vec stack = {0};
+    /* Not keyed by a real path: the text is not the file of that name. */
+    c->main = adopt(c, parse_source(c, display, src, len), display, NULL, &stack);
+    return declare_all(c);
 }

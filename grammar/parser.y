@@ -4,8 +4,15 @@
  * It resolves no names: `nn.relu` in a pattern and `c.groups` in a
  * predicate are both dotted names here, and check.c decides what they mean.
  * Errors recover at declaration and target-item boundaries (`;` and `}`),
- * so one run reports every syntax error it can; parse_file counts errors
- * itself because yyparse returns 0 after a recovery. */
+ * so one run reports every syntax error it can; parse_source counts errors
+ * itself because yyparse returns 0 after a recovery.
+ *
+ * Every node records its depth, and the first to pass BYOCC_MAX_DEPTH is
+ * an error: the phases after this one walk trees recursively, and a left
+ * chain `a && b && ...` is as deep as it is long.  Bison's own stack holds
+ * what is still open (right nesting: `!!!x`, `((x))`, `f(g(x))`); its
+ * limit is ten states per level of BYOCC_MAX_DEPTH, more than any level
+ * takes, so running out of it means nesting past the limit too. */
 
 %define api.pure full
 %define api.value.type union
@@ -23,11 +30,25 @@ typedef void *yyscan_t;
 }
 
 %code {
+#include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lexer.h"
 #include "die.h"
+
+#define YYMAXDEPTH (10 * BYOCC_MAX_DEPTH)
+/* Running out of memory is bx_oom's, not a "memory exhausted" error. */
+#define YYMALLOC parser_malloc
+#define YYFREE free
+static void *parser_malloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p)
+        bx_oom();
+    return p;
+}
 
 #define YYLLOC_DEFAULT(Cur, Rhs, N)                                       \
     do {                                                                  \
@@ -54,6 +75,8 @@ static expr *mk_expr(parse_ctx *ctx, expr_kind k, YYLTYPE l)
     expr *e = NEW(expr);
     e->kind = k;
     e->at = L(l);
+    e->op_at = e->at;
+    e->depth = 1;
     e->dtype = -1;
     e->slot = -1;
     e->qvar = -1;
@@ -61,19 +84,64 @@ static expr *mk_expr(parse_ctx *ctx, expr_kind k, YYLTYPE l)
     e->end = (loc){ctx->file, l.last_line, l.last_column};
     return e;
 }
-static expr *mk_bin(parse_ctx *ctx, int op, expr *a, expr *b, YYLTYPE l)
+/* e, built: its depth from its operands, reported at `at` (its operator or
+ * bracket) when it is the first to pass the limit. */
+static expr *nested(parse_ctx *ctx, expr *e, YYLTYPE at)
+{
+    int d = 0;
+    expr *kids[3] = {e->a, e->b, e->c};
+    for (int i = 0; i < 3; i++)
+        if (kids[i] && kids[i]->depth > d)
+            d = kids[i]->depth;
+    for (int i = 0; i < e->items.n; i++)
+        if (((expr *)e->items.v[i])->depth > d)
+            d = ((expr *)e->items.v[i])->depth;
+    e->depth = d + 1;
+    if (e->depth == BYOCC_MAX_DEPTH + 1)
+        diag_error(ctx->diag, L(at), "expression nested too deeply (more than %d levels)",
+                   BYOCC_MAX_DEPTH);
+    return e;
+}
+static expr *mk_bin(parse_ctx *ctx, int op, expr *a, expr *b, YYLTYPE l, YYLTYPE opl)
 {
     expr *e = mk_expr(ctx, E_BINARY, l);
     e->op = op;
+    e->op_at = L(opl);
     e->a = a;
     e->b = b;
-    return e;
+    return nested(ctx, e, opl);
+}
+static expr *mk_unary(parse_ctx *ctx, int op, expr *a, YYLTYPE l, YYLTYPE opl)
+{
+    expr *e = mk_expr(ctx, E_UNARY, l);
+    e->op = op;
+    e->op_at = L(opl);
+    e->a = a;
+    return nested(ctx, e, opl);
 }
 static pat *mk_pat(parse_ctx *ctx, pat_kind k, YYLTYPE l)
 {
     pat *p = NEW(pat);
     p->kind = k;
     p->at = L(l);
+    p->depth = 1;
+    return p;
+}
+/* The same for patterns. */
+static pat *pnested(parse_ctx *ctx, pat *p, YYLTYPE at)
+{
+    int d = 0;
+    if (p->a && p->a->depth > d)
+        d = p->a->depth;
+    if (p->b && p->b->depth > d)
+        d = p->b->depth;
+    for (int i = 0; i < p->args.n; i++)
+        if (((pat *)p->args.v[i])->depth > d)
+            d = ((pat *)p->args.v[i])->depth;
+    p->depth = d + 1;
+    if (p->depth == BYOCC_MAX_DEPTH + 1)
+        diag_error(ctx->diag, L(at), "pattern nested too deeply (more than %d levels)",
+                   BYOCC_MAX_DEPTH);
     return p;
 }
 static decl *mk_decl(parse_ctx *ctx, decl_kind k, YYLTYPE l)
@@ -142,8 +210,17 @@ static type_ast mk_type(parse_ctx *ctx, const char *name, YYLTYPE l)
     t.d.base = BYOC_V_INT;
     return t;
 }
-static char *join_name(parse_ctx *ctx, const char *a, const char *b)
+/* a.b, unless that is longer than a name may be: each join copies the
+ * name, so without the limit a long chain would cost its length squared. */
+static char *join_name(parse_ctx *ctx, char *a, const char *b, YYLTYPE l)
 {
+    if (strlen(a) + strlen(b) + 1 > BYOCC_MAX_NAME) {
+        if (strlen(a) <= BYOCC_MAX_NAME)
+            diag_error(ctx->diag, L(l), "name too long (more than %d characters)",
+                       BYOCC_MAX_NAME);
+        /* Longer than any name, so reported once. */
+        return strlen(a) > BYOCC_MAX_NAME ? a : bx_arena_printf(ctx->arena, "%s.%s", a, b);
+    }
     return bx_arena_printf(ctx->arena, "%s.%s", a, b);
 }
 }
@@ -221,7 +298,7 @@ decl:
    declared and used as names, and any keyword may follow a '.'. */
 qname:
     op_word
-  | qname '.' name_word    { $$ = join_name(ctx, $1, $3); }
+  | qname '.' name_word    { $$ = join_name(ctx, $1, $3, @3); }
   ;
 op_word:
     IDENT
@@ -327,7 +404,17 @@ type:
   ;
 type_alt:
     type_base
-  | type_alt '[' ']'       { $$ = $1; $$.d.depth++; }
+  | type_alt '[' ']'
+        {
+            $$ = $1;
+            if ($$.d.depth < BYOCC_MAX_TYPE_DEPTH) {
+                $$.d.depth++;
+            } else if ($$.ok) {
+                diag_error(ctx->diag, L(@2), "type nested too deeply (more than %d levels)",
+                           BYOCC_MAX_TYPE_DEPTH);
+                $$.ok = false;
+            }
+        }
   ;
 type_base:
     IDENT                  { $$ = mk_type(ctx, $1, @1); }
@@ -526,28 +613,43 @@ pat_list:
   ;
 pat:
     pat_un
-  | pat '|' pat_un         { $$ = mk_pat(ctx, P_ALT, @$); $$->a = $1; $$->b = $3; }
+  | pat '|' pat_un
+        { $$ = mk_pat(ctx, P_ALT, @$); $$->a = $1; $$->b = $3; pnested(ctx, $$, @2); }
   ;
 pat_un:
     pat_post
-  | IDENT ':' pat_un       { $$ = mk_pat(ctx, P_BIND, @$); $$->name = $1; $$->a = $3; }
-  | COMMUTE pat_un         { $$ = mk_pat(ctx, P_COMMUTE, @$); $$->a = $2; }
+  | IDENT ':' pat_un
+        { $$ = mk_pat(ctx, P_BIND, @$); $$->name = $1; $$->a = $3; pnested(ctx, $$, @1); }
+  | COMMUTE pat_un         { $$ = mk_pat(ctx, P_COMMUTE, @$); $$->a = $2; pnested(ctx, $$, @1); }
   ;
 pat_post:
     pat_prim
   | pat_post '(' pat_args ')'
-        { $$ = mk_pat(ctx, P_APPLY, @$); $$->a = $1; $$->args = $3; }
+        { $$ = mk_pat(ctx, P_APPLY, @$); $$->a = $1; $$->args = $3; pnested(ctx, $$, @2); }
   | pat_post '{' attr_eqs '}' '(' pat_args ')'
-        { $$ = mk_pat(ctx, P_APPLY, @$); $$->a = $1; $$->attrs = $3; $$->args = $6; }
-  | pat_post '?'           { $$ = mk_pat(ctx, P_OPTIONAL, @$); $$->a = $1; }
-  | pat_post '.' INT       { $$ = mk_pat(ctx, P_PROJ, @$); $$->a = $1; $$->index = (int)$3; }
-  | pat_post '.' '*'       { $$ = mk_pat(ctx, P_PROJ, @$); $$->a = $1; $$->index = -1; }
+        {
+            $$ = mk_pat(ctx, P_APPLY, @$); $$->a = $1; $$->attrs = $3; $$->args = $6;
+            pnested(ctx, $$, @5);
+        }
+  | pat_post '?'           { $$ = mk_pat(ctx, P_OPTIONAL, @$); $$->a = $1; pnested(ctx, $$, @2); }
+  | pat_post '.' INT
+        {
+            $$ = mk_pat(ctx, P_PROJ, @$); $$->a = $1;
+            if ($3 > INT_MAX) {
+                diag_error(ctx->diag, L(@3), "field index %" PRId64 " out of range", $3);
+                $$->index = 0;
+            } else {
+                $$->index = (int)$3;
+            }
+            pnested(ctx, $$, @2);
+        }
+  | pat_post '.' '*'       { $$ = mk_pat(ctx, P_PROJ, @$); $$->a = $1; $$->index = -1; pnested(ctx, $$, @2); }
   | pat_post '.' name_word
         {
             /* nn.conv2d: a dotted name */
             $$ = $1;
             if ($1->kind == P_NAME)
-                $1->name = join_name(ctx, $1->name, $3);
+                $1->name = join_name(ctx, (char *)$1->name, $3, @3);
             else
                 diag_error(ctx->diag, L(@3), "expected a field index after '.', not '%s'", $3);
         }
@@ -561,15 +663,16 @@ pat_prim:
   | '-' INT                { $$ = mk_pat(ctx, P_LIT, @$); $$->value = mk_expr(ctx, E_INT, @$); $$->value->i = -$2; }
   | '-' FLOAT              { $$ = mk_pat(ctx, P_LIT, @$); $$->value = mk_expr(ctx, E_FLOAT, @$); $$->value->f = -$2; }
   | '(' pat ')'            { $$ = $2; }
-  | '(' pat ',' ')'        { $$ = mk_pat(ctx, P_TUPLE, @$); PUSH($$->args, $2); }
+  | '(' pat ',' ')'        { $$ = mk_pat(ctx, P_TUPLE, @$); PUSH($$->args, $2); pnested(ctx, $$, @1); }
   | '(' pat ',' pat_list ')'
         {
             $$ = mk_pat(ctx, P_TUPLE, @$);
             PUSH($$->args, $2);
             for (int i = 0; i < $4.n; i++) PUSH($$->args, $4.v[i]);
+            pnested(ctx, $$, @1);
         }
   | TUPLE '(' ELLIPSIS ')' { $$ = mk_pat(ctx, P_TUPLE_ANY, @$); }
-  | TUPLE '(' pat_args ')' { $$ = mk_pat(ctx, P_TUPLE, @$); $$->args = $3; }
+  | TUPLE '(' pat_args ')' { $$ = mk_pat(ctx, P_TUPLE, @$); $$->args = $3; pnested(ctx, $$, @2); }
   ;
 pat_args:
     %empty                 { memset(&$$, 0, sizeof $$); }
@@ -604,20 +707,31 @@ expr:
     literal_expr
   | IDENT                  { $$ = mk_expr(ctx, E_NAME, @1); $$->s = $1; }
   | TARGET                 { $$ = mk_expr(ctx, E_NAME, @1); $$->s = "target"; }
-  | expr '.' name_word     { $$ = mk_expr(ctx, E_MEMBER, @$); $$->a = $1; $$->s = $3; }
-  | expr '[' expr ']'      { $$ = mk_expr(ctx, E_INDEX, @$); $$->a = $1; $$->b = $3; }
+  | expr '.' name_word
+        { $$ = mk_expr(ctx, E_MEMBER, @$); $$->a = $1; $$->s = $3; nested(ctx, $$, @2); }
+  | expr '[' expr ']'
+        { $$ = mk_expr(ctx, E_INDEX, @$); $$->a = $1; $$->b = $3; nested(ctx, $$, @2); }
   | IDENT '(' expr_list_opt ')'
-        { $$ = mk_expr(ctx, E_CALL, @$); $$->s = $1; $$->items = $3; }
+        { $$ = mk_expr(ctx, E_CALL, @$); $$->s = $1; $$->items = $3; nested(ctx, $$, @2); }
   | SHAPE '(' expr_list_opt ')'
-        { $$ = mk_expr(ctx, E_CALL, @$); $$->s = "shape"; $$->items = $3; }
+        { $$ = mk_expr(ctx, E_CALL, @$); $$->s = "shape"; $$->items = $3; nested(ctx, $$, @2); }
   | OP '(' expr_list_opt ')'
-        { $$ = mk_expr(ctx, E_CALL, @$); $$->s = "op"; $$->items = $3; }
+        { $$ = mk_expr(ctx, E_CALL, @$); $$->s = "op"; $$->items = $3; nested(ctx, $$, @2); }
   | ALL '(' IDENT IN expr ':' expr ')'
-        { $$ = mk_expr(ctx, E_QUANT, @$); $$->i = 1; $$->s = $3; $$->a = $5; $$->b = $7; }
+        {
+            $$ = mk_expr(ctx, E_QUANT, @$); $$->i = 1; $$->s = $3; $$->a = $5; $$->b = $7;
+            nested(ctx, $$, @1);
+        }
   | ANY '(' IDENT IN expr ':' expr ')'
-        { $$ = mk_expr(ctx, E_QUANT, @$); $$->i = 0; $$->s = $3; $$->a = $5; $$->b = $7; }
+        {
+            $$ = mk_expr(ctx, E_QUANT, @$); $$->i = 0; $$->s = $3; $$->a = $5; $$->b = $7;
+            nested(ctx, $$, @1);
+        }
   | SUM '(' IDENT IN expr ':' expr ')'
-        { $$ = mk_expr(ctx, E_QUANT, @$); $$->i = 2; $$->s = $3; $$->a = $5; $$->b = $7; }
+        {
+            $$ = mk_expr(ctx, E_QUANT, @$); $$->i = 2; $$->s = $3; $$->a = $5; $$->b = $7;
+            nested(ctx, $$, @1);
+        }
   | SUM                    { $$ = mk_expr(ctx, E_NAME, @1); $$->s = "sum"; }
   | '(' expr ')'           { $$ = $2; }
   | '(' expr ',' expr_list ')'
@@ -625,28 +739,34 @@ expr:
             $$ = mk_expr(ctx, E_TUPLE, @$);
             PUSH($$->items, $2);
             for (int i = 0; i < $4.n; i++) PUSH($$->items, $4.v[i]);
+            nested(ctx, $$, @1);
         }
-  | '[' expr_list_opt ']'  { $$ = mk_expr(ctx, E_LIST, @$); $$->items = $2; }
-  | '!' expr               { $$ = mk_expr(ctx, E_UNARY, @$); $$->op = '!'; $$->a = $2; }
-  | '-' expr %prec UMINUS  { $$ = mk_expr(ctx, E_UNARY, @$); $$->op = '-'; $$->a = $2; }
-  | expr OROR expr         { $$ = mk_bin(ctx, OP_OR, $1, $3, @$); }
-  | expr ANDAND expr       { $$ = mk_bin(ctx, OP_AND, $1, $3, @$); }
-  | expr EQ expr           { $$ = mk_bin(ctx, OP_EQ, $1, $3, @$); }
-  | expr NE expr           { $$ = mk_bin(ctx, OP_NE, $1, $3, @$); }
-  | expr '<' expr          { $$ = mk_bin(ctx, '<', $1, $3, @$); }
-  | expr '>' expr          { $$ = mk_bin(ctx, '>', $1, $3, @$); }
-  | expr LE expr           { $$ = mk_bin(ctx, OP_LE, $1, $3, @$); }
-  | expr GE expr           { $$ = mk_bin(ctx, OP_GE, $1, $3, @$); }
-  | expr '+' expr          { $$ = mk_bin(ctx, '+', $1, $3, @$); }
-  | expr '-' expr          { $$ = mk_bin(ctx, '-', $1, $3, @$); }
-  | expr '*' expr          { $$ = mk_bin(ctx, '*', $1, $3, @$); }
-  | expr '/' expr          { $$ = mk_bin(ctx, '/', $1, $3, @$); }
-  | expr '%' expr          { $$ = mk_bin(ctx, '%', $1, $3, @$); }
-  | expr '|' expr          { $$ = mk_expr(ctx, E_OPALT, @$); $$->a = $1; $$->b = $3; }
+  | '[' expr_list_opt ']'
+        { $$ = mk_expr(ctx, E_LIST, @$); $$->items = $2; nested(ctx, $$, @1); }
+  | '!' expr               { $$ = mk_unary(ctx, '!', $2, @$, @1); }
+  | '-' expr %prec UMINUS  { $$ = mk_unary(ctx, '-', $2, @$, @1); }
+  | expr OROR expr         { $$ = mk_bin(ctx, OP_OR, $1, $3, @$, @2); }
+  | expr ANDAND expr       { $$ = mk_bin(ctx, OP_AND, $1, $3, @$, @2); }
+  | expr EQ expr           { $$ = mk_bin(ctx, OP_EQ, $1, $3, @$, @2); }
+  | expr NE expr           { $$ = mk_bin(ctx, OP_NE, $1, $3, @$, @2); }
+  | expr '<' expr          { $$ = mk_bin(ctx, '<', $1, $3, @$, @2); }
+  | expr '>' expr          { $$ = mk_bin(ctx, '>', $1, $3, @$, @2); }
+  | expr LE expr           { $$ = mk_bin(ctx, OP_LE, $1, $3, @$, @2); }
+  | expr GE expr           { $$ = mk_bin(ctx, OP_GE, $1, $3, @$, @2); }
+  | expr '+' expr          { $$ = mk_bin(ctx, '+', $1, $3, @$, @2); }
+  | expr '-' expr          { $$ = mk_bin(ctx, '-', $1, $3, @$, @2); }
+  | expr '*' expr          { $$ = mk_bin(ctx, '*', $1, $3, @$, @2); }
+  | expr '/' expr          { $$ = mk_bin(ctx, '/', $1, $3, @$, @2); }
+  | expr '%' expr          { $$ = mk_bin(ctx, '%', $1, $3, @$, @2); }
+  | expr '|' expr
+        { $$ = mk_expr(ctx, E_OPALT, @$); $$->a = $1; $$->b = $3; nested(ctx, $$, @2); }
   | expr IN '{' expr_list '}'
-        { $$ = mk_expr(ctx, E_IN_SET, @$); $$->a = $1; $$->items = $4; }
+        { $$ = mk_expr(ctx, E_IN_SET, @$); $$->a = $1; $$->items = $4; nested(ctx, $$, @2); }
   | expr IN expr DOTDOT expr %prec IN
-        { $$ = mk_expr(ctx, E_IN_RANGE, @$); $$->a = $1; $$->b = $3; $$->c = $5; }
+        {
+            $$ = mk_expr(ctx, E_IN_RANGE, @$); $$->a = $1; $$->b = $3; $$->c = $5;
+            nested(ctx, $$, @2);
+        }
   ;
 expr_list_opt:
     %empty                 { memset(&$$, 0, sizeof $$); }
@@ -661,7 +781,13 @@ expr_list:
 
 static void yyerror(YYLTYPE *l, yyscan_t scanner, parse_ctx *ctx, const char *msg)
 {
-    diag_error(ctx->diag, L(*l), "%s", msg);
+    (void)scanner;
+    /* The only message left to yyerror: the stack is full (YYMAXDEPTH). */
+    if (strcmp(msg, "memory exhausted") == 0)
+        diag_error(ctx->diag, L(*l), "expression or pattern nested too deeply (more than %d levels)",
+                   BYOCC_MAX_DEPTH);
+    else
+        diag_error(ctx->diag, L(*l), "%s", msg);
 }
 
 /* "expected ';' before 'foo'" reads better than Bison's default wording. */
@@ -692,30 +818,8 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, yyscan_t scanner,
     return 0;
 }
 
-file_ast *parse_file(compilation *c, const char *path, const char *display)
+file_ast *parse_source(compilation *c, const char *display, const char *src, size_t n)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    if (!buf)
-        bx_die("out of memory");
-    size_t got;
-    while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            cap *= 2;
-            char *nb = realloc(buf, cap);
-            if (!nb)
-                bx_die("out of memory");
-            buf = nb;
-        }
-    }
-    fclose(f);
-    char *src = bx_arena_strndup(&c->arena, buf, n);
-    free(buf);
-
     parse_ctx ctx = {0};
     ctx.arena = &c->arena;
     ctx.diag = &c->diag;
@@ -744,7 +848,8 @@ file_ast *parse_file(compilation *c, const char *path, const char *display)
     int before = c->diag.errors;
     yyscan_t sc;
     if (yylex_init_extra(&ctx, &sc) != 0)
-        bx_die("cannot create scanner");
+        bx_oom();
+    /* n is at most BYOCC_MAX_FILE_SIZE: an int, as flex wants. */
     YY_BUFFER_STATE b = yy_scan_bytes(src, (int)n, sc);
     yyparse(sc, &ctx);
     yy_delete_buffer(b, sc);

@@ -565,6 +565,39 @@ int64_t byoc_ev_add(byoc_eval *ev, int64_t a, int64_t b)
     return a + b;
 }
 
+int64_t byoc_ev_sub(byoc_eval *ev, int64_t a, int64_t b)
+{
+    if ((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b))
+        return undef_int(ev);
+    return a - b;
+}
+
+int64_t byoc_ev_mul(byoc_eval *ev, int64_t a, int64_t b)
+{
+    /* Divisions that truncate toward zero give the exact bounds. */
+    bool over;
+    if (a == 0 || b == 0)
+        over = false;
+    else if (a == -1)
+        over = b == INT64_MIN;
+    else if (b == -1)
+        over = a == INT64_MIN;
+    else if ((a > 0) == (b > 0))
+        over = a > 0 ? a > INT64_MAX / b : a < INT64_MAX / b;
+    else
+        over = a > 0 ? b < INT64_MIN / a : a < INT64_MIN / b;
+    if (over)
+        return undef_int(ev);
+    return a * b;
+}
+
+int64_t byoc_ev_neg(byoc_eval *ev, int64_t a)
+{
+    if (a == INT64_MIN)
+        return undef_int(ev);
+    return -a;
+}
+
 int64_t byoc_ev_iabs(byoc_eval *ev, int64_t a)
 {
     if (a == INT64_MIN)

@@ -45,20 +45,72 @@ EXTRA_DIST += tests/golden/diag.sh tests/golden/emit.sh \
 	tests/golden/diag/attribute_type.err \
 	tests/golden/diag/bound_twice.byoc \
 	tests/golden/diag/bound_twice.err \
+	tests/golden/diag/const_division_by_zero.byoc \
+	tests/golden/diag/const_division_by_zero.err \
+	tests/golden/diag/const_integer_overflow.byoc \
+	tests/golden/diag/const_integer_overflow.err \
 	tests/golden/diag/cycle_b.byoc \
+	tests/golden/diag/description_too_large.byoc \
+	tests/golden/diag/description_too_large.err \
 	tests/golden/diag/device_and_link.byoc \
 	tests/golden/diag/device_and_link.err \
 	tests/golden/diag/device_occupancy.byoc \
 	tests/golden/diag/device_occupancy.err \
 	tests/golden/diag/duplicate_declaration.byoc \
 	tests/golden/diag/duplicate_declaration.err \
+	tests/golden/diag/expression_too_deep.byoc \
+	tests/golden/diag/expression_too_deep.err \
+	tests/golden/diag/field_index_out_of_range.byoc \
+	tests/golden/diag/field_index_out_of_range.err \
+	tests/golden/diag/float_out_of_range.byoc \
+	tests/golden/diag/float_out_of_range.err \
 	tests/golden/diag/for_duplicate_names.byoc \
+	tests/golden/diag/for_family_too_large.byoc \
+	tests/golden/diag/for_family_too_large.err \
+	tests/golden/diag/for_family_variables.byoc \
+	tests/golden/diag/for_family_variables.err \
 	tests/golden/diag/for_template_name.byoc tests/golden/diag/for_template_name.err \
 	tests/golden/diag/for_duplicate_names.err \
+	tests/golden/diag/generated_code_too_large.byoc \
+	tests/golden/diag/generated_code_too_large.err \
 	tests/golden/diag/import_cycle.byoc \
 	tests/golden/diag/import_cycle.err \
+	tests/golden/diag/import_not_regular.byoc \
+	tests/golden/diag/import_not_regular.err \
+	tests/golden/diag/import_too_deep.byoc \
+	tests/golden/diag/import_too_deep.err \
+	tests/golden/diag/import_too_deep/f1.byoc tests/golden/diag/import_too_deep/f2.byoc tests/golden/diag/import_too_deep/f3.byoc \
+	tests/golden/diag/import_too_deep/f4.byoc tests/golden/diag/import_too_deep/f5.byoc tests/golden/diag/import_too_deep/f6.byoc \
+	tests/golden/diag/import_too_deep/f7.byoc tests/golden/diag/import_too_deep/f8.byoc tests/golden/diag/import_too_deep/f9.byoc \
+	tests/golden/diag/import_too_deep/f10.byoc tests/golden/diag/import_too_deep/f11.byoc tests/golden/diag/import_too_deep/f12.byoc \
+	tests/golden/diag/import_too_deep/f13.byoc tests/golden/diag/import_too_deep/f14.byoc tests/golden/diag/import_too_deep/f15.byoc \
+	tests/golden/diag/import_too_deep/f16.byoc tests/golden/diag/import_too_deep/f17.byoc tests/golden/diag/import_too_deep/f18.byoc \
+	tests/golden/diag/import_too_deep/f19.byoc tests/golden/diag/import_too_deep/f20.byoc tests/golden/diag/import_too_deep/f21.byoc \
+	tests/golden/diag/import_too_deep/f22.byoc tests/golden/diag/import_too_deep/f23.byoc tests/golden/diag/import_too_deep/f24.byoc \
+	tests/golden/diag/import_too_deep/f25.byoc tests/golden/diag/import_too_deep/f26.byoc tests/golden/diag/import_too_deep/f27.byoc \
+	tests/golden/diag/import_too_deep/f28.byoc tests/golden/diag/import_too_deep/f29.byoc tests/golden/diag/import_too_deep/f30.byoc \
+	tests/golden/diag/import_too_deep/f31.byoc tests/golden/diag/import_too_deep/f32.byoc tests/golden/diag/import_too_deep/f33.byoc \
+	tests/golden/diag/import_too_deep/f34.byoc tests/golden/diag/import_too_deep/f35.byoc tests/golden/diag/import_too_deep/f36.byoc \
+	tests/golden/diag/import_too_deep/f37.byoc tests/golden/diag/import_too_deep/f38.byoc tests/golden/diag/import_too_deep/f39.byoc \
+	tests/golden/diag/import_too_deep/f40.byoc tests/golden/diag/import_too_deep/f41.byoc tests/golden/diag/import_too_deep/f42.byoc \
+	tests/golden/diag/import_too_deep/f43.byoc tests/golden/diag/import_too_deep/f44.byoc tests/golden/diag/import_too_deep/f45.byoc \
+	tests/golden/diag/import_too_deep/f46.byoc tests/golden/diag/import_too_deep/f47.byoc tests/golden/diag/import_too_deep/f48.byoc \
+	tests/golden/diag/import_too_deep/f49.byoc tests/golden/diag/import_too_deep/f50.byoc tests/golden/diag/import_too_deep/f51.byoc \
+	tests/golden/diag/import_too_deep/f52.byoc tests/golden/diag/import_too_deep/f53.byoc tests/golden/diag/import_too_deep/f54.byoc \
+	tests/golden/diag/import_too_deep/f55.byoc tests/golden/diag/import_too_deep/f56.byoc tests/golden/diag/import_too_deep/f57.byoc \
+	tests/golden/diag/import_too_deep/f58.byoc tests/golden/diag/import_too_deep/f59.byoc tests/golden/diag/import_too_deep/f60.byoc \
+	tests/golden/diag/import_too_deep/f61.byoc tests/golden/diag/import_too_deep/f62.byoc tests/golden/diag/import_too_deep/f63.byoc \
+	tests/golden/diag/import_too_deep/f64.byoc \
+	tests/golden/diag/import_unreadable.byoc \
+	tests/golden/diag/import_unreadable.err \
 	tests/golden/diag/let_arity.byoc \
 	tests/golden/diag/let_arity.err \
+	tests/golden/diag/let_expansion_steps.byoc \
+	tests/golden/diag/let_expansion_steps.err \
+	tests/golden/diag/let_expansion_too_deep.byoc \
+	tests/golden/diag/let_expansion_too_deep.err \
+	tests/golden/diag/let_expansion_too_large.byoc \
+	tests/golden/diag/let_expansion_too_large.err \
 	tests/golden/diag/let_free_name.byoc \
 	tests/golden/diag/let_free_name.err \
 	tests/golden/diag/lexical_errors.byoc \
@@ -74,6 +126,10 @@ EXTRA_DIST += tests/golden/diag.sh tests/golden/emit.sh \
 	tests/golden/diag/mini_ops.byoc \
 	tests/golden/diag/missing_import.byoc \
 	tests/golden/diag/missing_import.err \
+	tests/golden/diag/name_too_long.byoc \
+	tests/golden/diag/name_too_long.err \
+	tests/golden/diag/nesting_too_deep_for_parser.byoc \
+	tests/golden/diag/nesting_too_deep_for_parser.err \
 	tests/golden/diag/op_comparison.byoc \
 	tests/golden/diag/op_comparison.err \
 	tests/golden/diag/op_declaration.byoc \
@@ -86,8 +142,14 @@ EXTRA_DIST += tests/golden/diag.sh tests/golden/emit.sh \
 	tests/golden/diag/parent_cycle.err \
 	tests/golden/diag/pattern_shapes.byoc \
 	tests/golden/diag/pattern_shapes.err \
+	tests/golden/diag/pattern_too_deep.byoc \
+	tests/golden/diag/pattern_too_deep.err \
+	tests/golden/diag/pattern_too_large.byoc \
+	tests/golden/diag/pattern_too_large.err \
 	tests/golden/diag/predicate_type_mismatch.byoc \
 	tests/golden/diag/predicate_type_mismatch.err \
+	tests/golden/diag/refine_too_deep.byoc \
+	tests/golden/diag/refine_too_deep.err \
 	tests/golden/diag/runtime_twice.byoc \
 	tests/golden/diag/runtime_twice.err \
 	tests/golden/diag/runtime_value.byoc \
@@ -96,6 +158,14 @@ EXTRA_DIST += tests/golden/diag.sh tests/golden/emit.sh \
 	tests/golden/diag/syntax_error.err \
 	tests/golden/diag/target_settings.byoc \
 	tests/golden/diag/target_settings.err \
+	tests/golden/diag/template_name_too_long.byoc \
+	tests/golden/diag/template_name_too_long.err \
+	tests/golden/diag/too_many_errors.byoc \
+	tests/golden/diag/too_many_errors.err \
+	tests/golden/diag/type_too_deep.byoc \
+	tests/golden/diag/type_too_deep.err \
+	tests/golden/diag/typed_constant_out_of_range.byoc \
+	tests/golden/diag/typed_constant_out_of_range.err \
 	tests/golden/diag/unknown_attribute.byoc \
 	tests/golden/diag/unknown_attribute.err \
 	tests/golden/diag/unknown_function.byoc \

@@ -134,8 +134,12 @@ bool byoc_ev_all_pairs(byoc_eval *ev, byoc_seq s, byoc_pair_fn *body);
 int64_t byoc_ev_div(byoc_eval *ev, int64_t a, int64_t b);
 int64_t byoc_ev_mod(byoc_eval *ev, int64_t a, int64_t b);
 double byoc_ev_fdiv(byoc_eval *ev, double a, double b);
-/* sum() of ints and abs(): an int64 overflow is undefined, not a wrap. */
+/* Int + - *, unary -, sum() and abs(): an int64 overflow is undefined,
+ * not a wrap. */
 int64_t byoc_ev_add(byoc_eval *ev, int64_t a, int64_t b);
+int64_t byoc_ev_sub(byoc_eval *ev, int64_t a, int64_t b);
+int64_t byoc_ev_mul(byoc_eval *ev, int64_t a, int64_t b);
+int64_t byoc_ev_neg(byoc_eval *ev, int64_t a);
 int64_t byoc_ev_iabs(byoc_eval *ev, int64_t a);
 double byoc_ev_fabs(byoc_eval *ev, double a);
 

@@ -173,6 +173,78 @@ START_TEST(out_of_range_numbers)
 }
 END_TEST
 
+START_TEST(typed_constants_fit_their_type)
+{
+    fixture f;
+    fx_init(&f);
+    tok t[16];
+    int n = scan(&f, "127i8 255u8 9223372036854775807i64 65504f16 1e308f64 1e300", t, 16);
+    ck_assert_int_eq(n, 6);
+    ck_assert_int_eq(f.c.diag.errors, 0);
+    ck_assert_int_eq(t[0].v.TLIT.i, 127);
+    ck_assert_int_eq(t[2].v.TLIT.i, INT64_MAX);
+    ck_assert_double_eq(t[3].v.TLIT.f, 65504);
+    ck_assert_double_eq(t[5].v.FLOAT, 1e300);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(constants_out_of_their_type_range)
+{
+    fixture f;
+    fx_init(&f);
+    tok t[16];
+    /* Each is an error, and none carries a wrapped or infinite value. */
+    scan(&f, "128i8 256u8 18446744073709551615u64 1e39f32 70000f16 1e400\n"
+             "99999999999999999999999999999999999999999999999999999999999999999999i64", t, 16);
+    ck_assert_int_eq(f.c.diag.errors, 7);
+    ck_assert_int_eq(t[0].v.TLIT.i, 0);
+    ck_assert_int_eq(t[2].v.TLIT.i, 0);
+    ck_assert_double_eq(t[3].v.TLIT.f, 0);
+    ck_assert_double_eq(t[5].v.FLOAT, 0);
+    ck_assert_str_eq(fx_diags(&f),
+        "t.byoc:1:1: error: integer constant '128i8' out of range for int8\n"
+        "t.byoc:1:7: error: integer constant '256u8' out of range for uint8\n"
+        "t.byoc:1:13: error: integer constant '18446744073709551615u64' out of range for uint64\n"
+        "t.byoc:1:37: error: floating constant '1e39f32' out of range for float32\n"
+        "t.byoc:1:45: error: floating constant '70000f16' out of range for float16\n"
+        "t.byoc:1:54: error: floating constant '1e400' out of range\n"
+        "t.byoc:2:1: error: integer constant '9999999999999999999999999999999999999...' "
+        "out of range for int64\n");
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(versions_with_long_parts)
+{
+    fixture f;
+    fx_init(&f);
+    tok t[4];
+    scan(&f, "99999999999999999999999999.0.65535", t, 4);
+    ck_assert_int_eq(f.c.diag.errors, 1);
+    ck_assert_str_eq(fx_diags(&f), "t.byoc:1:1: error: version '99999999999999999999999999.0.65535' "
+                                   "out of range (each part at most 65535)\n");
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(long_names_are_cut)
+{
+    fixture f;
+    fx_init(&f);
+    char src[600];
+    memset(src, 'a', 300);
+    src[300] = 0;
+    tok t[4];
+    int n = scan(&f, src, t, 4);
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(t[0].kind, IDENT);
+    ck_assert_int_eq((int)strlen(t[0].v.IDENT), BYOCC_MAX_NAME);
+    ck_assert_str_eq(fx_diags(&f), "t.byoc:1:1: error: name too long (more than 255 characters)\n");
+    fx_free(&f);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("lexer");
@@ -182,11 +254,15 @@ static Suite *suite(void)
     tcase_add_test(core, keywords_templates_strings_operators);
     tcase_add_test(core, templates_may_open_with_a_variable);
     tcase_add_test(core, comments_and_lines);
+    tcase_add_test(core, typed_constants_fit_their_type);
     suite_add_tcase(s, core);
     TCase *errors = tcase_create("Errors");
     tcase_add_test(errors, bad_characters_are_located_errors);
     tcase_add_test(errors, unterminated_comment_and_string);
     tcase_add_test(errors, out_of_range_numbers);
+    tcase_add_test(errors, constants_out_of_their_type_range);
+    tcase_add_test(errors, versions_with_long_parts);
+    tcase_add_test(errors, long_names_are_cut);
     suite_add_tcase(s, errors);
     return s;
 }

@@ -254,6 +254,97 @@ START_TEST(unknown_type_suggests)
 }
 END_TEST
 
+/* head, then piece n times, then tail (in the fixture's arena). */
+static const char *repeat(fixture *f, const char *head, const char *piece, int n,
+                          const char *tail)
+{
+    size_t hl = strlen(head), pl = strlen(piece), tl = strlen(tail);
+    char *s = bx_arena_alloc(&f->c.arena, hl + pl * (size_t)n + tl + 1), *o = s;
+    memcpy(o, head, hl);
+    o += hl;
+    for (int i = 0; i < n; i++, o += pl)
+        memcpy(o, piece, pl);
+    memcpy(o, tail, tl + 1);
+    return s;
+}
+
+START_TEST(depth_of_a_left_chain)
+{
+    fixture f;
+    fx_init(&f);
+    /* a && a && ... with 1000 terms is 1000 deep: the limit, and fine. */
+    file_ast *a = parse(&f, repeat(&f, "target k : c { supports x where a", " && a", 999, "; }\n"));
+    ck_assert_int_eq(f.c.diag.errors, 0);
+    expr *w = ((titem *)((decl *)nth(a, 0))->items.v[0])->where;
+    ck_assert_int_eq(w->depth, BYOCC_MAX_DEPTH);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(too_deep_is_reported_once)
+{
+    fixture f;
+    fx_init(&f);
+    /* 1050 terms: the 1000th && passes the limit; the 49 after it do not
+     * repeat the error. */
+    parse(&f, repeat(&f, "target k : c { supports x where a", "&&a", 1049, "; }\n"));
+    ck_assert_str_eq(fx_diags(&f),
+        "t.byoc:1:3031: error: expression nested too deeply (more than 1000 levels)\n");
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(right_nesting_fills_the_parser_stack)
+{
+    fixture f;
+    fx_init(&f);
+    /* 20000 '!' stay open until the end: Bison's stack, not the tree,
+     * runs out first, and that is the same error. */
+    parse(&f, repeat(&f, "target k : c { supports x where ", "!", 20000, "a; }\n"));
+    ck_assert_int_eq(f.c.diag.errors, 1);
+    ck_assert(strstr(fx_diags(&f), "error: expression or pattern nested too deeply "
+                                   "(more than 1000 levels)\n"));
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(pattern_depth)
+{
+    fixture f;
+    fx_init(&f);
+    parse(&f, repeat(&f, "target k : c { supports ", "f(", 999, "x"));
+    ck_assert_int_eq(f.c.diag.errors, 1);  /* only the missing ')' */
+    fx_free(&f);
+    fx_init(&f);
+    parse(&f, repeat(&f, "target k : c { supports x", " | x", 1000, "; }\n"));
+    ck_assert_str_eq(fx_diags(&f),
+        "t.byoc:1:4023: error: pattern nested too deeply (more than 1000 levels)\n");
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(names_types_and_fields_out_of_range)
+{
+    fixture f;
+    fx_init(&f);
+    parse(&f, repeat(&f, "op a", ".bcdefghij", 30, "(x) : elemwise { shape s; flops f; }\n"
+                     "op o(x) : elemwise { attr a: int[][][][][][][][][][][][][][][][][][][][][][][][]"
+                     "[][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][]"
+                     "[][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][]"
+                     "[][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][]"
+                     "[][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][]"
+                     "[][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][]"
+                     "[][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][]"
+                     "[][][]; shape s; flops f; }\n"
+                     "target k : c { supports t(x).4294967296; }\n"));
+    ck_assert_str_eq(fx_diags(&f),
+        "t.byoc:1:256: error: name too long (more than 255 characters)\n"
+        "t.byoc:2:543: error: type nested too deeply (more than 255 levels)\n"
+        "t.byoc:3:30: error: field index 4294967296 out of range\n");
+    fx_free(&f);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("parser");
@@ -263,10 +354,15 @@ static Suite *suite(void)
     tcase_add_test(core, pattern_constructs);
     tcase_add_test(core, predicate_precedence);
     tcase_add_test(core, lower_and_runtime);
+    tcase_add_test(core, depth_of_a_left_chain);
     suite_add_tcase(s, core);
     TCase *errors = tcase_create("Errors");
     tcase_add_test(errors, recovers_at_declarations);
     tcase_add_test(errors, unknown_type_suggests);
+    tcase_add_test(errors, too_deep_is_reported_once);
+    tcase_add_test(errors, right_nesting_fills_the_parser_stack);
+    tcase_add_test(errors, pattern_depth);
+    tcase_add_test(errors, names_types_and_fields_out_of_range);
     suite_add_tcase(s, errors);
     return s;
 }
