@@ -156,6 +156,13 @@ const ox_tensor *ox_sym_data(ox_cx *cx, ox_value *v);
 byoc_tensor_type ox_out_decl(ox_cx *cx, int i);
 /* Zeroed memory that lives as long as the reader. */
 void *ox_alloc(ox_cx *cx, size_t size);
+/* v[0, n) as "1, 2, 3", cut short with "..." past 200 characters, in
+ * memory that lives as long as the reader; for messages. */
+const char *ox_ints_str(ox_cx *cx, const int64_t *v, size_t n);
+/* Do the known sizes among dims[0, rank) (those >= 0) multiply to at
+ * most INT64_MAX, or to 0?  No tensor has more elements: ONNX Runtime
+ * counts them in 64 bits and refuses a shape past that. */
+bool ox_count_fits(const int64_t *dims, int rank);
 /* Does anything read output i (a later node, or the graph's result)? */
 bool ox_output_used(ox_cx *cx, int i);
 /* Does v hold a transpose not yet built?  Then *src and perm say of what. */

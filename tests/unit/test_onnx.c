@@ -1444,24 +1444,28 @@ START_TEST(folds_stop_where_arithmetic_overflows)
     byoc_graph_destroy(g);
 
     /* A shape of [4, 2^62] has 2^64 elements, not the 0 that a size_t
-     * product wraps to: its ConstantOfShape and Expand are not folded,
-     * nor is a Reshape of them to [-1] (which folded to an empty tensor). */
+     * product wraps to: its ConstantOfShape and Expand are not folded
+     * (which folded a Reshape of them to [-1] to an empty tensor), and
+     * since no tensor has that many elements, they are errors. */
+    mb_init(&m, 13, 7);
+    mb_ints(&m, "huge", 2, 4, 0)->int64_data[1] = INT64_C(1) << 62;
+    mb_ints(&m, "flat", 1, -1);
+    mb_node(&m, "ConstantOfShape", "cos", "huge", "c");
+    mb_node(&m, "Reshape", "r1", "c,flat", "y1");
+    mb_output(&m, "y1", "float[?]");
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: node 'cos' (ConstantOfShape): its "
+                                     "result Tensor[(4, 4611686018427387904), float32] has "
+                                     "more than 2^63 - 1 elements");
     mb_init(&m, 13, 7);
     mb_ints(&m, "huge", 2, 4, 0)->int64_data[1] = INT64_C(1) << 62;
     mb_ints(&m, "flat", 1, -1);
     mb_ints(&m, "one", 1, 1);
-    mb_node(&m, "ConstantOfShape", "cos", "huge", "c");
-    mb_node(&m, "Reshape", "r1", "c,flat", "y1");
-    mb_output(&m, "y1", "float[?]");
     mb_node(&m, "Expand", "ex", "one,huge", "e");
     mb_node(&m, "Reshape", "r2", "e,flat", "y2");
     mb_output(&m, "y2", "int64[?]");
-    g = read_ok(&m);
-    ck_assert_int_eq(byoc_graph_folded_count(g), 0);
-    ck_assert_int_eq(count_op(g, "full"), 1);
-    ck_assert_int_eq(count_op(g, "broadcast_to"), 1);
-    ck_assert_int_eq(count_op(g, "reshape"), 2);
-    byoc_graph_destroy(g);
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: node 'ex' (Expand): its result "
+                                     "Tensor[(4, 4611686018427387904), int64] has more than "
+                                     "2^63 - 1 elements");
 
     /* INT32_MAX + 1 overflows int32: an add at run time. */
     mb_init(&m, 13, 7);
@@ -1776,6 +1780,140 @@ START_TEST(bad_tensors)
 }
 END_TEST
 
+/* Sizes are 0 or more, and a tensor has at most 2^63 - 1 elements (ONNX
+ * Runtime's count): a size below 0 was read as unknown, a product past 64
+ * bits wrapped. */
+START_TEST(bad_sizes)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[1,2]");
+    m.inputs[0]->type->tensor_type->shape->dim[1]->dim_value = -5;
+    mb_node(&m, "Relu", "r", "x", "y");
+    mb_output(&m, "y", NULL);
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: graph input 'x' has size -5 at axis 1; "
+                                     "a size is 0 or more");
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[1,2]");
+    m.inputs[0]->type->tensor_type->shape->dim[0]->dim_value = INT64_MIN;
+    mb_node(&m, "Relu", "r", "x", "y");
+    mb_output(&m, "y", NULL);
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: graph input 'x' has size "
+                                     "-9223372036854775808 at axis 0; a size is 0 or more");
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[1,2]");
+    mb_node(&m, "Relu", "r", "x", "h");
+    mb_node(&m, "Relu", "r2", "h", "y");
+    mb_info(&m, "h", "float[1,2]");
+    m.infos[0]->type->tensor_type->shape->dim[1]->dim_value = -1;
+    mb_output(&m, "y", NULL);
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: value_info 'h' has size -1 at axis 1; "
+                                     "a size is 0 or more");
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[1,2]");
+    mb_node(&m, "Relu", "r", "x", "y");
+    mb_output(&m, "y", "float[1,2]");
+    m.outputs[0]->type->tensor_type->shape->dim[0]->dim_value = -3;
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: graph output 'y' has size -3 at axis "
+                                     "0; a size is 0 or more");
+    /* 2^96 elements; with a size 0 among them, none. */
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[4294967296,4294967296,4294967296]");
+    mb_node(&m, "Relu", "r", "x", "y");
+    mb_output(&m, "y", NULL);
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: graph input 'x' has more than 2^63 - 1 "
+                                     "elements");
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[4294967296,4294967296,0]");
+    mb_node(&m, "Relu", "r", "x", "y");
+    mb_output(&m, "y", NULL);
+    byoc_graph *g = read_ok(&m);
+    ck_assert_str_eq(output_type(g), "Tensor[(4294967296, 4294967296, 0), float32]");
+    byoc_graph_destroy(g);
+    /* Initializers and a Constant's tensor, without data. */
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2]");
+    mb_weight(&m, "w", "float[1099511627776,1099511627776]");
+    mb_node(&m, "Add", "a", "x,w", "y");
+    mb_output(&m, "y", NULL);
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: initializer 'w' has more than 2^63 - 1 "
+                                     "elements");
+    mb_init(&m, 13, 7);
+    Onnx__NodeProto *c = mb_node(&m, "Constant", "c", "", "y");
+    Onnx__AttributeProto *a =
+        mb_attr(&m, c, "value", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR);
+    a->t = mb_tensor(&m, "v", "float[3037000500,3037000500]");
+    mb_output(&m, "y", NULL);
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: node 'c' (Constant): the tensor of "
+                                     "attribute 'value' has more than 2^63 - 1 elements");
+    /* Sparse tensors, which no op reads: their shapes all the same. */
+    mb_init(&m, 13, 7);
+    c = mb_node(&m, "Constant", "c", "", "y");
+    a = mb_attr(&m, c, "sparse_value", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__SPARSE_TENSOR);
+    Onnx__SparseTensorProto *sp = mb_alloc(&m, sizeof *sp);
+    onnx__sparse_tensor_proto__init(sp);
+    sp->values = mb_tensor(&m, "v", "float[1]");
+    sp->dims = mb_alloc(&m, sizeof(int64_t));
+    sp->dims[0] = -5;
+    sp->n_dims = 1;
+    a->sparse_tensor = sp;
+    mb_output(&m, "y", NULL);
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: node 'c' (Constant): the sparse tensor "
+                                     "of attribute 'sparse_value' has a negative dimension (-5)");
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2]");
+    mb_node(&m, "Relu", "r", "x", "y");
+    mb_output(&m, "y", NULL);
+    sp = mb_alloc(&m, sizeof *sp);
+    onnx__sparse_tensor_proto__init(sp);
+    sp->values = mb_tensor(&m, "s", "float[1]");
+    sp->indices = mb_tensor(&m, "i", "int64[1]");
+    sp->indices->dims[0] = -1;
+    Onnx__SparseTensorProto *sps[1] = {sp};
+    m.graph.sparse_initializer = sps;
+    m.graph.n_sparse_initializer = 1;
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: sparse initializer 's': its indices has "
+                                     "a negative dimension (-1)");
+}
+END_TEST
+
+/* An opset version is 1 or more, and fits the int ONNX's own registry
+ * keeps it in; INT64_MAX read as opset -1. */
+START_TEST(bad_opset_versions)
+{
+    static const int64_t bad[] = {-5, 0, INT64_MAX, INT64_C(1) << 31};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        mb m;
+        mb_init(&m, 13, 7);
+        m.opset.version = bad[k];
+        mb_input(&m, "x", "float[2]");
+        mb_node(&m, "Relu", "r", "x", "y");
+        mb_output(&m, "y", NULL);
+        char want[200];
+        snprintf(want, sizeof want, "model.onnx: error: opset_import: the default domain has "
+                                    "version %lld; a version is 1 to 2147483647",
+                 (long long)bad[k]);
+        ck_assert_str_eq(read_error(&m), want);
+    }
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_opset(&m, "com.microsoft", -1);
+    mb_input(&m, "x", "float[2]");
+    mb_node(&m, "Relu", "r", "x", "y");
+    mb_output(&m, "y", NULL);
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: opset_import: domain 'com.microsoft' "
+                                     "has version -1; a version is 1 to 2147483647");
+    /* Past the newest byoc knows: read as the newest. */
+    mb_init(&m, 99, 7);
+    mb_input(&m, "x", "float[2]");
+    mb_node(&m, "Relu", "r", "x", "y");
+    mb_output(&m, "y", NULL);
+    byoc_graph *g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "nn.relu"), 1);
+    byoc_graph_destroy(g);
+}
+END_TEST
+
 START_TEST(missing_file)
 {
     byoc_graph *g = byoc_onnx_read(reg, "no/such/model.onnx", &err);
@@ -1939,6 +2077,8 @@ static Suite *onnx_suite(void)
     tcase_add_test(errors, bad_attributes);
     tcase_add_test(errors, bad_tensors);
     tcase_add_test(errors, missing_file);
+    tcase_add_test(errors, bad_sizes);
+    tcase_add_test(errors, bad_opset_versions);
     suite_add_tcase(s, errors);
     return s;
 }
