@@ -643,7 +643,8 @@ pat_post:
             }
             pnested(ctx, $$, @2);
         }
-  | pat_post '.' '*'       { $$ = mk_pat(ctx, P_PROJ, @$); $$->a = $1; $$->index = -1; pnested(ctx, $$, @2); }
+  | pat_post '.' '*'
+        { $$ = mk_pat(ctx, P_PROJ, @$); $$->a = $1; $$->index = -1; pnested(ctx, $$, @2); }
   | pat_post '.' name_word
         {
             /* nn.conv2d: a dotted name */
@@ -663,7 +664,8 @@ pat_prim:
   | '-' INT                { $$ = mk_pat(ctx, P_LIT, @$); $$->value = mk_expr(ctx, E_INT, @$); $$->value->i = -$2; }
   | '-' FLOAT              { $$ = mk_pat(ctx, P_LIT, @$); $$->value = mk_expr(ctx, E_FLOAT, @$); $$->value->f = -$2; }
   | '(' pat ')'            { $$ = $2; }
-  | '(' pat ',' ')'        { $$ = mk_pat(ctx, P_TUPLE, @$); PUSH($$->args, $2); pnested(ctx, $$, @1); }
+  | '(' pat ',' ')'
+        { $$ = mk_pat(ctx, P_TUPLE, @$); PUSH($$->args, $2); pnested(ctx, $$, @1); }
   | '(' pat ',' pat_list ')'
         {
             $$ = mk_pat(ctx, P_TUPLE, @$);
@@ -784,7 +786,8 @@ static void yyerror(YYLTYPE *l, yyscan_t scanner, parse_ctx *ctx, const char *ms
     (void)scanner;
     /* The only message left to yyerror: the stack is full (YYMAXDEPTH). */
     if (strcmp(msg, "memory exhausted") == 0)
-        diag_error(ctx->diag, L(*l), "expression or pattern nested too deeply (more than %d levels)",
+        diag_error(ctx->diag, L(*l),
+                   "expression or pattern nested too deeply (more than %d levels)",
                    BYOCC_MAX_DEPTH);
     else
         diag_error(ctx->diag, L(*l), "%s", msg);

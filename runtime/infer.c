@@ -781,13 +781,13 @@ static bool window_out(rule_ctx *c, const window *w, int i, int64_t in, int64_t 
     int64_t dk = add_n(c, mul_n(c, k - 1, w->dilation[i]), 1);
     if (in < 0) {
         /* Only a window that keeps the size keeps the symbol. */
-        *out = in <= -2 && w->strides[i] == 1 && w->pad[i] + 1 == dk ? in : UNK;
+        *out = in <= -2 && w->strides[i] == 1 && w->pad[i] == dk - 1 ? in : UNK;
         return true;
     }
     int64_t num = add_n(c, in, w->pad[i]) - dk;
     if (num < 0)
         return fail(c, "the window %lld is larger than the padded input %lld on axis %c",
-                    (long long)dk, (long long)(in + w->pad[i]), w->sp[i]);
+                    (long long)dk, (long long)add_n(c, in, w->pad[i]), w->sp[i]);
     if (ceil_mode)
         num = add_n(c, num, w->strides[i] - 1);
     *out = num / w->strides[i] + 1;
@@ -1521,6 +1521,9 @@ static bool rule_topk(rule_ctx *c)
     const char *ret = attr_str(c, "ret_type", "both");
     byoc_dtype idt = attr_dtype(c, "dtype");
     byoc_tensor_type values = *t, indices;
+    if (k >= 1 && t->dims[a] >= 0 && k > t->dims[a])
+        return fail(c, "k %lld is larger than axis %d of %lld", (long long)k, a,
+                    (long long)t->dims[a]);
     if (k >= 1)
         values.dims[a] = k;
     indices = values;
@@ -1634,6 +1637,10 @@ static bool new_shape(rule_ctx *c, const int64_t *ishape, int irank, const int64
             }
         }
         pin = d_prod(c, rest_in, nin);
+        /* A product past 64 bits reads as 0: say so, not that it does not
+         * divide. */
+        if (c->overflow)
+            return fail(c, "the element count overflows 64 bits");
         if (unknown) {
             out->dims[infer] = UNK;
         } else if (pout == 0 || pin % pout != 0) {
@@ -1646,6 +1653,8 @@ static bool new_shape(rule_ctx *c, const int64_t *ishape, int irank, const int64
         }
     }
     int64_t nin = d_prod(c, ishape, irank), nout = d_prod(c, out->dims, out->rank);
+    if (c->overflow)
+        return fail(c, "the element count overflows 64 bits");
     if (nin >= 0 && nout >= 0 && nin != nout)
         return fail(c, "%lld elements cannot become %lld", (long long)nin, (long long)nout);
     return true;

@@ -277,6 +277,19 @@ static const char *onnx_dtype_name(int64_t t)
 
 static const byoc_tensor_type unknown_type = {BYOC_DT_VOID, -1, {0}};
 
+bool ox_count_fits(const int64_t *dims, int rank)
+{
+    int64_t n = 1;
+    bool overflow = false;
+    for (int k = 0; k < rank; k++) {
+        if (dims[k] == 0)
+            return true;
+        if (dims[k] > 0 && !overflow)
+            overflow = __builtin_mul_overflow(n, dims[k], &n);
+    }
+    return !overflow;
+}
+
 /* ---- values --------------------------------------------------------------- */
 
 static ox_value *value_get(ox_reader *r, const char *name)
@@ -512,6 +525,19 @@ byoc_tensor_type ox_out_decl(ox_cx *cx, int i)
 void *ox_alloc(ox_cx *cx, size_t size)
 {
     return bx_arena_alloc(&cx->r->arena, size ? size : 1);
+}
+
+const char *ox_ints_str(ox_cx *cx, const int64_t *v, size_t n)
+{
+    char buf[200];
+    size_t at = 0;
+    buf[0] = 0;
+    for (size_t k = 0; k < n && at < sizeof buf; k++)
+        at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%lld", k ? ", " : "",
+                               (long long)v[k]);
+    if (at >= sizeof buf)
+        snprintf(buf + sizeof buf - 5, 5, "...");
+    return bx_arena_strdup(&cx->r->arena, buf);
 }
 
 bool ox_output_used(ox_cx *cx, int i)
@@ -1115,6 +1141,28 @@ static int convert_node_here(ox_reader *r, const ox_node *n)
     return 0;
 }
 
+/* The graph nodes from `from` on, which node n's converter made and
+ * inference typed: none may have more elements than 64 bits count (a
+ * TopK's k, a Pad's pads or an Expand's shape that no tensor can have),
+ * which ONNX Runtime refuses too.  -1 with the error set. */
+static int check_results(ox_reader *r, const ox_node *n, int from)
+{
+    for (int i = from; i < r->g->n; i++) {
+        int nf = byoc_node_field_count(r->g, i);
+        for (int f = nf < 0 ? -1 : 0; f < (nf < 0 ? 0 : nf); f++) {
+            const byoc_tensor_type *t = byoc_node_type(r->g, i, f);
+            if (!t || t->rank < 0 || ox_count_fits(t->dims, t->rank))
+                continue;
+            char desc[200], type[160];
+            byoc_relay_format_type(r->g, t, type, sizeof type);
+            reader_error(r, "%s: its result %s has more than 2^63 - 1 elements",
+                         node_desc(n, desc, sizeof desc), type);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int build_node(ox_reader *r, const ox_node *n)
 {
     ox_cx cx = {.r = r, .g = r->g, .node = n, .opset = r->m.opset};
@@ -1442,12 +1490,15 @@ __attribute__((unused)) static int build(ox_reader *r)
      * once: a later converter reads its inputs' types from the graph. */
     byoc_error e;
     for (int i = 0; i < r->m.nnodes; i++) {
+        int from = r->g->n;
         if (build_node(r, &r->m.nodes[order[i]]) < 0)
             return -1;
         if (bx_graph_infer_new(r->g, &e) < 0) {
             reader_error(r, "%s", e.msg);
             return -1;
         }
+        if (check_results(r, &r->m.nodes[order[i]], from) < 0)
+            return -1;
     }
     if (build_outputs(r) < 0)
         return -1;
@@ -1571,12 +1622,15 @@ static int scope_build_nodes(ox_reader *c, const int *order)
         return -1;
     byoc_error e;
     for (int i = 0; i < c->m.nnodes; i++) {
+        int from = c->g->n;
         if (build_node(c, &c->m.nodes[order[i]]) < 0)
             return -1;
         if (bx_graph_infer_new(c->g, &e) < 0) {
             reader_error(c, "%s", e.msg);
             return -1;
         }
+        if (check_results(c, &c->m.nodes[order[i]], from) < 0)
+            return -1;
     }
     return 0;
 }
@@ -1743,6 +1797,61 @@ static int elem_bytes(byoc_dtype dt)
     return dt == BYOC_DT_BOOL ? 1 : byoc_dtype_bits(dt) / 8;
 }
 
+/* A TensorProto's dims: each 0 or more, their product at most INT64_MAX.
+ * -1 with the error set otherwise. */
+static int check_dims(ox_reader *r, const int64_t *dims, size_t n, const char *what)
+{
+    for (size_t k = 0; k < n; k++)
+        if (dims[k] < 0) {
+            reader_error(r, "%s has a negative dimension (%lld)", what, (long long)dims[k]);
+            return -1;
+        }
+    bool zero = false, overflow = false;
+    int64_t count = 1;
+    for (size_t k = 0; k < n; k++) {
+        zero = zero || dims[k] == 0;
+        overflow = overflow || __builtin_mul_overflow(count, dims[k], &count);
+    }
+    if (overflow && !zero) {
+        reader_error(r, "%s has more than 2^63 - 1 elements", what);
+        return -1;
+    }
+    return 0;
+}
+
+/* Sparse tensors are read by no mapped op (a node that names a sparse
+ * initializer finds no value), but their shapes are checked as dense
+ * ones are: the dense shape, and the values' and the indices'. */
+static int check_sparse(ox_reader *r, const Onnx__SparseTensorProto *sp, const char *what)
+{
+    if (check_dims(r, sp->dims, sp->n_dims, what) < 0)
+        return -1;
+    const Onnx__TensorProto *parts[2] = {sp->values, sp->indices};
+    static const char *const names[2] = {"values", "indices"};
+    for (int k = 0; k < 2; k++) {
+        if (!parts[k])
+            continue;
+        char part[360];
+        snprintf(part, sizeof part, "%s: its %s", what, names[k]);
+        if (check_dims(r, parts[k]->dims, parts[k]->n_dims, part) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int check_sparse_inits(ox_reader *r, const Onnx__GraphProto *gp)
+{
+    for (size_t k = 0; k < gp->n_sparse_initializer; k++) {
+        const Onnx__SparseTensorProto *sp = gp->sparse_initializer[k];
+        char what[300];
+        snprintf(what, sizeof what, "sparse initializer '%s'",
+                 sp->values && sp->values->name ? sp->values->name : "");
+        if (check_sparse(r, sp, what) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* A TensorProto's type and, when the model carries it and it is small,
  * its contents (*out NULL otherwise).  `what` names it for messages. */
 static int decode_tensor(ox_reader *r, const Onnx__TensorProto *t, const char *what,
@@ -1763,16 +1872,12 @@ static int decode_tensor(ox_reader *r, const Onnx__TensorProto *t, const char *w
     *type = unknown_type;
     type->dtype = (byoc_dtype)dt;
     type->rank = (int)t->n_dims;
+    if (check_dims(r, t->dims, t->n_dims, what) < 0)
+        return -1;
     uint64_t numel = 1;
     for (size_t k = 0; k < t->n_dims; k++) {
-        if (t->dims[k] < 0) {
-            reader_error(r, "%s has a negative dimension (%lld)", what, (long long)t->dims[k]);
-            return -1;
-        }
         type->dims[k] = t->dims[k];
-        numel = t->dims[k] && numel > (UINT64_C(1) << 62) / (uint64_t)t->dims[k]
-                    ? UINT64_C(1) << 62
-                    : numel * (uint64_t)t->dims[k];
+        numel *= (uint64_t)t->dims[k];
     }
     if (t->has_data_location && t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL)
         return 0;
@@ -1842,33 +1947,43 @@ static int decode_tensor(ox_reader *r, const Onnx__TensorProto *t, const char *w
 }
 
 /* keep_symbols: named dimensions stay symbols even when bound (graph
- * inputs, which bx_graph_input_type resolves). */
-static void decode_value_info(ox_reader *r, const Onnx__ValueInfoProto *vi, ox_decl *d,
-                              bool keep_symbols)
+ * inputs, which bx_graph_input_type resolves).  `kind` names the
+ * declaration for messages ("graph input").  A size below 0 is an error,
+ * as in onnx.checker and ONNX Runtime, not an unknown size. */
+static int decode_value_info(ox_reader *r, const Onnx__ValueInfoProto *vi, ox_decl *d,
+                             bool keep_symbols, const char *kind)
 {
     memset(d, 0, sizeof *d);
     d->name = bx_arena_strdup(&r->arena, S(vi->name));
     d->type = unknown_type;
     const Onnx__TypeProto *tp = vi->type;
     if (!tp || tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !tp->tensor_type)
-        return;
+        return 0;
     const Onnx__TypeProto__Tensor *tt = tp->tensor_type;
     d->onnx_elem = tt->has_elem_type ? tt->elem_type : 0;
     int dt = ox_dtype(d->onnx_elem);
     d->bad_dtype = d->onnx_elem != 0 && dt < 0;
     d->type.dtype = dt < 0 ? BYOC_DT_VOID : (byoc_dtype)dt;
     if (!tt->shape)
-        return;
+        return 0;
+    for (size_t k = 0; k < tt->shape->n_dim; k++) {
+        const Onnx__TensorShapeProto__Dimension *dim = tt->shape->dim[k];
+        if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE
+            && dim->dim_value < 0) {
+            reader_error(r, "%s '%s' has size %lld at axis %zu; a size is 0 or more", kind,
+                         d->name, (long long)dim->dim_value, k);
+            return -1;
+        }
+    }
     if (tt->shape->n_dim > BYOC_MAX_RANK) {
         d->bad_rank = true;
-        return;
+        return 0;
     }
     d->type.rank = (int)tt->shape->n_dim;
     for (size_t k = 0; k < tt->shape->n_dim; k++) {
         const Onnx__TensorShapeProto__Dimension *dim = tt->shape->dim[k];
         int64_t size = BYOC_DIM_UNKNOWN;
-        if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE
-            && dim->dim_value >= 0)
+        if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE)
             size = dim->dim_value;
         else if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM
                  && dim->dim_param && dim->dim_param[0])
@@ -1876,6 +1991,11 @@ static void decode_value_info(ox_reader *r, const Onnx__ValueInfoProto *vi, ox_d
                                 : bx_graph_dim(r->g, dim->dim_param);
         d->type.dims[k] = size;
     }
+    if (!ox_count_fits(d->type.dims, d->type.rank)) {
+        reader_error(r, "%s '%s' has more than 2^63 - 1 elements", kind, d->name);
+        return -1;
+    }
+    return 0;
 }
 
 /* A protobuf bytes field as a string; an empty one has no data pointer. */
@@ -1995,13 +2115,16 @@ static int decode_graph(ox_reader *r, const Onnx__GraphProto *gp, ox_model *m)
             return -1;
     m->inputs = BX_NEWN(&r->arena, ox_decl, gp->n_input + 1);
     for (size_t k = 0; k < gp->n_input; k++, m->ninputs++)
-        decode_value_info(r, gp->input[k], &m->inputs[k], false);
+        if (decode_value_info(r, gp->input[k], &m->inputs[k], false, "graph input") < 0)
+            return -1;
     m->outputs = BX_NEWN(&r->arena, ox_decl, gp->n_output + 1);
     for (size_t k = 0; k < gp->n_output; k++, m->noutputs++)
-        decode_value_info(r, gp->output[k], &m->outputs[k], false);
+        if (decode_value_info(r, gp->output[k], &m->outputs[k], false, "graph output") < 0)
+            return -1;
     m->infos = BX_NEWN(&r->arena, ox_decl, gp->n_value_info + 1);
     for (size_t k = 0; k < gp->n_value_info; k++, m->ninfos++)
-        decode_value_info(r, gp->value_info[k], &m->infos[k], false);
+        if (decode_value_info(r, gp->value_info[k], &m->infos[k], false, "value_info") < 0)
+            return -1;
     m->inits = BX_NEWN(&r->arena, ox_init, gp->n_initializer + 1);
     for (size_t k = 0; k < gp->n_initializer; k++, m->ninits++) {
         ox_init *in = &m->inits[k];
@@ -2011,7 +2134,7 @@ static int decode_graph(ox_reader *r, const Onnx__GraphProto *gp, ox_model *m)
         if (decode_tensor(r, gp->initializer[k], what, &in->type, &in->data) < 0)
             return -1;
     }
-    return 0;
+    return check_sparse_inits(r, gp);
 }
 
 /* Attribute `attr` of n, a graph.  Decoding recurses into subgraphs, at
@@ -2107,8 +2230,33 @@ static int decode_attr(ox_reader *r, const ox_node *n, const Onnx__AttributeProt
             return -1;
         break;
     }
+    case OX_AT_TENSORS:
+        /* No mapped op reads them; their shapes are checked all the same. */
+        for (size_t k = 0; k < a->n_tensors; k++) {
+            char what[300], desc[200];
+            snprintf(what, sizeof what, "%s: tensor %zu of attribute '%s'",
+                     node_desc(n, desc, sizeof desc), k, x->name);
+            if (check_dims(r, a->tensors[k]->dims, a->tensors[k]->n_dims, what) < 0)
+                return -1;
+        }
+        break;
+    case OX_AT_SPARSE_TENSOR:
+    case OX_AT_SPARSE_TENSORS: {
+        /* No mapped op reads them; their shapes are checked all the same. */
+        size_t count = x->type == OX_AT_SPARSE_TENSOR ? 1 : a->n_sparse_tensors;
+        for (size_t k = 0; k < count; k++) {
+            const Onnx__SparseTensorProto *sp =
+                x->type == OX_AT_SPARSE_TENSOR ? a->sparse_tensor : a->sparse_tensors[k];
+            char what[300], desc[200];
+            snprintf(what, sizeof what, "%s: the sparse tensor of attribute '%s'",
+                     node_desc(n, desc, sizeof desc), x->name);
+            if (sp && check_sparse(r, sp, what) < 0)
+                return -1;
+        }
+        break;
+    }
     default:
-        break;   /* sparse tensors, types: no mapped op reads them */
+        break;   /* types: no mapped op reads them */
     }
     return 0;
 }
@@ -2250,11 +2398,31 @@ static bool pb_too_deep(ox_reader *r, const uint8_t *data, size_t size)
     }
 }
 
+/* protobuf-c's allocations, which the bytes size (a repeated field of a
+ * million entries is a million pointers): running out of memory there is
+ * "out of memory" through the entry point's guard, not a model protobuf-c
+ * calls malformed. */
+static void *pb_alloc(void *data, size_t size)
+{
+    (void)data;
+    void *p = malloc(size ? size : 1);
+    if (!p)
+        bx_oom();
+    return p;
+}
+
+static void pb_free(void *data, void *p)
+{
+    (void)data;
+    free(p);
+}
+
 static int decode(ox_reader *r, const void *data, size_t size)
 {
     if (pb_too_deep(r, data, size))
         return -1;
-    Onnx__ModelProto *mp = onnx__model_proto__unpack(NULL, size, data);
+    ProtobufCAllocator pb_allocator = {pb_alloc, pb_free, NULL};
+    Onnx__ModelProto *mp = onnx__model_proto__unpack(&pb_allocator, size, data);
     if (!mp) {
         reader_error(r, "not an ONNX model: the protobuf data is truncated or malformed");
         return -1;
@@ -2266,17 +2434,28 @@ static int decode(ox_reader *r, const void *data, size_t size)
         reader_error(r, "the model has no graph");
         goto done;
     }
-    /* As TVM: without an opset for the default domain, opset 1. */
+    /* As TVM: without an opset for the default domain, opset 1.  A version
+     * past the newest byoc knows reads as the newest; one below 1, or too
+     * large for the int that ONNX's own schema registry holds it in, is
+     * no version at all. */
     m->opset = 1;
     for (size_t k = 0; k < mp->n_opset_import; k++) {
         const char *d = S(mp->opset_import[k]->domain);
+        int64_t v = mp->opset_import[k]->version;
+        if (v < 1 || v > INT32_MAX) {
+            reader_error(r, "opset_import: %s%s%s has version %lld; a version is 1 to %ld",
+                         d[0] ? "domain '" : "the default domain", d, d[0] ? "'" : "",
+                         (long long)v, (long)INT32_MAX);
+            goto done;
+        }
         if (!d[0] || strcmp(d, "ai.onnx") == 0)
-            m->opset = (int)mp->opset_import[k]->version;
+            m->opset = (int)v;
     }
     m->inputs = BX_NEWN(&r->arena, ox_decl, gp->n_input + 1);
     for (size_t k = 0; k < gp->n_input; k++, m->ninputs++) {
         ox_decl *d = &m->inputs[k];
-        decode_value_info(r, gp->input[k], d, true);
+        if (decode_value_info(r, gp->input[k], d, true, "graph input") < 0)
+            goto done;
         /* Before the other declarations, so that the symbols a given
          * shape binds are numbers in them too. */
         byoc_error e;
@@ -2302,10 +2481,12 @@ static int decode(ox_reader *r, const void *data, size_t size)
             goto done;
     m->outputs = BX_NEWN(&r->arena, ox_decl, gp->n_output + 1);
     for (size_t k = 0; k < gp->n_output; k++, m->noutputs++)
-        decode_value_info(r, gp->output[k], &m->outputs[k], false);
+        if (decode_value_info(r, gp->output[k], &m->outputs[k], false, "graph output") < 0)
+            goto done;
     m->infos = BX_NEWN(&r->arena, ox_decl, gp->n_value_info + 1);
     for (size_t k = 0; k < gp->n_value_info; k++, m->ninfos++)
-        decode_value_info(r, gp->value_info[k], &m->infos[k], false);
+        if (decode_value_info(r, gp->value_info[k], &m->infos[k], false, "value_info") < 0)
+            goto done;
     m->inits = BX_NEWN(&r->arena, ox_init, gp->n_initializer + 1);
     for (size_t k = 0; k < gp->n_initializer; k++, m->ninits++) {
         ox_init *in = &m->inits[k];
@@ -2315,9 +2496,11 @@ static int decode(ox_reader *r, const void *data, size_t size)
         if (decode_tensor(r, gp->initializer[k], what, &in->type, &in->data) < 0)
             goto done;
     }
+    if (check_sparse_inits(r, gp) < 0)
+        goto done;
     rc = 0;
 done:
-    onnx__model_proto__free_unpacked(mp, NULL);
+    onnx__model_proto__free_unpacked(mp, &pb_allocator);
     return rc;
 }
 

@@ -156,6 +156,13 @@ const ox_tensor *ox_sym_data(ox_cx *cx, ox_value *v);
 byoc_tensor_type ox_out_decl(ox_cx *cx, int i);
 /* Zeroed memory that lives as long as the reader. */
 void *ox_alloc(ox_cx *cx, size_t size);
+/* v[0, n) as "1, 2, 3", cut short with "..." past 200 characters, in
+ * memory that lives as long as the reader; for messages. */
+const char *ox_ints_str(ox_cx *cx, const int64_t *v, size_t n);
+/* Do the known sizes among dims[0, rank) (those >= 0) multiply to at
+ * most INT64_MAX, or to 0?  No tensor has more elements: ONNX Runtime
+ * counts them in 64 bits and refuses a shape past that. */
+bool ox_count_fits(const int64_t *dims, int rank);
 /* Does anything read output i (a later node, or the graph's result)? */
 bool ox_output_used(ox_cx *cx, int i);
 /* Does v hold a transpose not yet built?  Then *src and perm say of what. */
@@ -267,6 +274,30 @@ bool ox_unroll_budget(ox_cx *cx, int64_t steps);
 int ox_fail(ox_cx *cx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Give up on mapping this node (returns 1); the message becomes the note. */
 int ox_unsupported(ox_cx *cx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- windows (Conv and the pools, in onnx_ops.c) ------------------------ */
+
+/* ONNX's auto_pad SAME on one axis: the total padding that makes the
+ * output ceil(in / s) long for kernel k dilated by d (s, k, d >= 1, in >=
+ * 0); false when the dilated kernel passes 2^63 - 1. */
+bool ox_same_pad_total(int64_t in, int64_t k, int64_t s, int64_t d, int64_t *total);
+/* A window over the last nd axes of input 0: kernel k dilated by d, and
+ * the padding (nd befores, then nd afters) added to the input's size
+ * where known, must stay within 2^63 - 1, which inference then never
+ * passes; a sliding window (`slides`: not ConvTranspose's) must also fit
+ * in the padded input.  0, or -1 with the error set. */
+int ox_check_window(ox_cx *cx, int nd, const int64_t *k, const int64_t *d, const int64_t *pads,
+                    bool slides);
+/* An axis of a tensor of rank `rank` (-1: not known, no check): in
+ * [-rank, rank), else "<what> is <axis> for a tensor of rank <rank>".
+ * 0, or -1 with the error set. */
+int ox_check_axis(ox_cx *cx, const char *what, int64_t axis, int rank);
+/* A convolution's group against its input x ([N, C, ...]) and weight w
+ * ([M, C / group, ...]), as ONNX Runtime checks them: group divides M,
+ * and C is group times the weight's channels, where known.  0, or -1
+ * with the error set. */
+int ox_check_groups(ox_cx *cx, const byoc_tensor_type *x, const byoc_tensor_type *w,
+                    int64_t group);
 
 /* ---- subgraphs (control flow: onnx_cf.c) -------------------------------- */
 

@@ -877,7 +877,10 @@ int ox_conv_ms_attention(ox_cx *cx)
     } else {
         h[0] = h[1] = h[2] = w.dims[1] / 3;
     }
-    if (h[0] < 1 || h[2] < 1 || h[0] + h[1] + h[2] != w.dims[1] || h[0] % a.N || h[2] % a.N)
+    int64_t sum;
+    if (h[0] < 1 || h[2] < 1 || __builtin_add_overflow(h[0], h[1], &sum)
+        || __builtin_add_overflow(sum, h[2], &sum) || sum != w.dims[1] || h[0] % a.N
+        || h[2] % a.N)
         return ox_fail(cx, "hidden sizes %lld, %lld, %lld do not split %lld weights over %lld "
                            "heads", (long long)h[0], (long long)h[1], (long long)h[2],
                        (long long)w.dims[1], (long long)a.N);
@@ -997,6 +1000,10 @@ int ox_conv_ms_rotary_embedding(ox_cx *cx)
     TRY(ox_attr_int(cx, "rotary_embedding_dim", 0, &rdim));
     TRY(ox_attr_int(cx, "is_packed_batching", 0, &packed));
     TRY(ox_attr_float(cx, "scale", 1.0, &scale));
+    if (heads < 0 || rdim < 0)
+        return ox_fail(cx, "attribute '%s' is %lld", heads < 0 ? "num_heads"
+                                                    : "rotary_embedding_dim",
+                       (long long)(heads < 0 ? heads : rdim));
     for (int i = 0; i < 4; i++)
         if (!ox_in(cx, i))
             return ox_fail(cx, "inputs input, position_ids, cos_cache and sin_cache are "
@@ -1012,6 +1019,8 @@ int ox_conv_ms_rotary_embedding(ox_cx *cx)
         N = x.dims[1];
         D = x.dims[3];
     } else {
+        if (heads == 0 && cc.dims[1] > INT64_MAX / 2)
+            return ox_fail(cx, "a cache of %lld is too large", (long long)cc.dims[1]);
         D = heads > 0 ? x.dims[2] / heads : cc.dims[1] * 2;
         if (D < 1 || x.dims[2] % D)
             return ox_fail(cx, "%lld features do not split into heads of %lld",
@@ -1113,6 +1122,26 @@ static int pair_attr(ox_cx *cx, const char *name, int64_t def, int64_t min, int6
  * ONNX's attributes; hw are the input's spatial sizes, for auto_pad SAME
  * (ONNX's rule, as onnx_ops.c's same_pads).  Returns 1 (unsupported) when
  * SAME needs sizes nobody knows. */
+/* The dilated kernel and the padded input within 2^63 - 1, as
+ * ox_check_window, for sizes hw that may not be input 0's last two. */
+static int window2d_fits(ox_cx *cx, const int64_t *hw, const int64_t *k, const int64_t *d,
+                         const int64_t *pads)
+{
+    for (int i = 0; i < 2; i++) {
+        int64_t span, padded;
+        if (__builtin_mul_overflow(k[i] - 1, d[i], &span)
+            || __builtin_add_overflow(span, 1, &span)
+            || __builtin_add_overflow(pads[i], pads[2 + i], &padded)
+            || (hw[i] >= 0 && __builtin_add_overflow(padded, hw[i], &padded)))
+            return ox_fail(cx, "kernel_shape, dilations and pads take spatial axis %d past "
+                               "2^63 - 1", i);
+        if (hw[i] >= 0 && padded < span)
+            return ox_fail(cx, "the window of %lld on spatial axis %d is larger than the "
+                               "padded input of %lld", (long long)span, i, (long long)padded);
+    }
+    return 0;
+}
+
 static int window2d(ox_cx *cx, const int64_t *kdef, const int64_t *hw, int64_t *k, int64_t *s,
                     int64_t *d, int64_t *pads)
 {
@@ -1138,18 +1167,19 @@ static int window2d(ox_cx *cx, const int64_t *kdef, const int64_t *hw, int64_t *
         for (int i = 0; i < 2; i++) {
             if (hw[i] < 0)
                 return ox_unsupported(cx, "auto_pad %s needs the input's spatial sizes", mode);
-            int64_t out = (hw[i] + s[i] - 1) / s[i];
-            int64_t total = (out - 1) * s[i] + (k[i] - 1) * d[i] + 1 - hw[i];
-            total = total > 0 ? total : 0;
+            int64_t total;
+            if (!ox_same_pad_total(hw[i], k[i], s[i], d[i], &total))
+                return ox_fail(cx, "kernel_shape and dilations take spatial axis %d past "
+                                   "2^63 - 1", i);
             int64_t small = total / 2, big = total - small;
             pads[i] = lower ? big : small;
             pads[2 + i] = lower ? small : big;
         }
-        return 0;
+        return window2d_fits(cx, hw, k, d, pads);
     }
     if (!strcmp(mode, "VALID")) {
         memset(pads, 0, 4 * sizeof *pads);
-        return 0;
+        return window2d_fits(cx, hw, k, d, pads);
     }
     if (strcmp(mode, "NOTSET") != 0 && mode[0])
         return ox_fail(cx, "attribute 'auto_pad' is '%s'; expected NOTSET, SAME_UPPER, "
@@ -1168,7 +1198,7 @@ static int window2d(ox_cx *cx, const int64_t *kdef, const int64_t *hw, int64_t *
             return ox_fail(cx, "attribute 'pads' has the value %lld", (long long)v[i]);
         pads[i] = v[i];
     }
-    return 0;
+    return window2d_fits(cx, hw, k, d, pads);
 }
 
 static int conv2d(ox_cx *cx, int x, int w, const int64_t *k, const int64_t *s, const int64_t *d,
@@ -1278,7 +1308,11 @@ int ox_conv_nchwc_reorder_input(ox_cx *cx)
     int c_axis = last ? 3 : 1;
     if (t.rank != 4 || t.dims[c_axis] < 0)
         return ox_unsupported(cx, "a 4-D input with known channels is mapped");
-    int64_t c = t.dims[c_axis], padded = (c + BLOCK - 1) / BLOCK * BLOCK;
+    int64_t c = t.dims[c_axis], padded;
+    if (__builtin_add_overflow(c, BLOCK - 1, &padded))
+        return ox_fail(cx, "%lld channels pad to blocks of %d past 2^63 - 1", (long long)c,
+                       BLOCK);
+    padded = padded / BLOCK * BLOCK;
     int x = ox_arg(cx, 0);
     TRY(x);
     if (padded != c) {

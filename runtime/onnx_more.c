@@ -500,6 +500,9 @@ int ox_conv_lp_pool(ox_cx *cx)
                                       "known or not 1 to 3 axes");
         nd = t.rank - 2;
         for (int i = 0; i < nd; i++) {
+            if (t.dims[2 + i] == 0)
+                return ox_unsupported(cx, "spatial axis %d is empty, which no pool's window "
+                                          "can be", i);
             kernel[i] = t.dims[2 + i];
             strides[i] = dil[i] = 1;
             pads[i] = pads[nd + i] = 0;
@@ -553,9 +556,10 @@ int ox_conv_lp_pool(ox_cx *cx)
             if (t.rank != nd + 2 || !dims_known(&t, 2, t.rank))
                 return ox_unsupported(cx, "auto_pad %s needs the input's spatial sizes", mode);
             for (int i = 0; i < nd; i++) {
-                int64_t in = t.dims[2 + i], out = (in + strides[i] - 1) / strides[i];
-                int64_t total = (out - 1) * strides[i] + (kernel[i] - 1) * dil[i] + 1 - in;
-                total = total > 0 ? total : 0;
+                int64_t total;
+                if (!ox_same_pad_total(t.dims[2 + i], kernel[i], strides[i], dil[i], &total))
+                    return ox_fail(cx, "kernel_shape and dilations take spatial axis %d past "
+                                       "2^63 - 1", i);
                 bool lower = mode[5] == 'L';
                 pads[i] = lower ? total - total / 2 : total / 2;
                 pads[nd + i] = total - pads[i];
@@ -567,6 +571,7 @@ int ox_conv_lp_pool(ox_cx *cx)
     }
     if (t.rank >= 0 && t.rank != nd + 2)
         return ox_fail(cx, "a %d-D window for an input of rank %d", nd, t.rank);
+    TRY(ox_check_window(cx, nd, kernel, dil, pads, true));
     int64_t window = 1;
     for (int i = 0; i < nd; i++) {
         if (kernel[i] > INT64_MAX / window)
@@ -855,6 +860,7 @@ int ox_conv_scatter(ox_cx *cx)
 {
     int64_t axis;
     TRY(ox_attr_int(cx, "axis", 0, &axis));
+    TRY(ox_check_axis(cx, "attribute 'axis'", axis, type_of(cx, 0).rank));
     int data = ox_arg(cx, 0);
     TRY(data);
     int idx = ox_arg(cx, 1);
@@ -1017,6 +1023,7 @@ int ox_conv_center_crop_pad(ox_cx *cx)
     if (n != want)
         return ox_fail(cx, "%zu target sizes for %zu axes", n, want);
     int64_t begin[BYOC_MAX_RANK], end[BYOC_MAX_RANK], cut_axes[BYOC_MAX_RANK];
+    int64_t ones[BYOC_MAX_RANK] = {1, 1, 1, 1, 1, 1, 1, 1};
     int64_t pads[2 * BYOC_MAX_RANK] = {0};
     int ncut = 0;
     bool pad = false, seen[BYOC_MAX_RANK] = {false};
@@ -1051,6 +1058,8 @@ int ox_conv_center_crop_pad(ox_cx *cx)
         x = with_ints(cx, call1(cx, "strided_slice", x), "begin", begin, (size_t)ncut);
         x = with_ints(cx, x, "end", end, (size_t)ncut);
         x = with_ints(cx, x, "axes", cut_axes, (size_t)ncut);
+        /* One stride per axis: strided_slice's lists go together. */
+        x = with_ints(cx, x, "strides", ones, (size_t)ncut);
     }
     if (pad) {
         x = call2(cx, "nn.pad", x, ox_scalar(cx, dtype_of(cx, 0), 0.0));
@@ -1427,6 +1436,8 @@ int ox_conv_rnn(ox_cx *cx)
         return ox_fail(cx, "attribute 'layout' is %lld; expected 0 or 1", (long long)layout);
     int rc = ox_attr_int(cx, "hidden_size", -1, &hidden);
     TRY(rc);
+    if (rc > 0 && hidden < 1)
+        return ox_fail(cx, "attribute 'hidden_size' is %lld", (long long)hidden);
     if (L.kind == 1)
         TRY(ox_attr_int(cx, "linear_before_reset", 0, &lbr));
     L.lbr = lbr != 0;

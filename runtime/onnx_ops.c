@@ -401,6 +401,59 @@ static int conv_dropout(ox_cx *cx)
 
 /* ---- convolution, matrix products, normalisation -------------------------------- */
 
+/* The checks of onnx.h's windows section, shared with the other converters. */
+bool ox_same_pad_total(int64_t in, int64_t k, int64_t s, int64_t d, int64_t *total)
+{
+    /* (out - 1) * s < in <= out * s: no step below overflows but the
+     * dilated kernel's. */
+    int64_t out = in / s + (in % s != 0), span;
+    if (__builtin_mul_overflow(k - 1, d, &span) || __builtin_add_overflow(span, 1, &span))
+        return false;
+    int64_t t = span - (in - (out - 1) * s);
+    *total = t > 0 ? t : 0;
+    return true;
+}
+
+int ox_check_window(ox_cx *cx, int nd, const int64_t *k, const int64_t *d, const int64_t *pads,
+                    bool slides)
+{
+    byoc_tensor_type t = ox_type(cx, ox_in(cx, 0));
+    for (int i = 0; i < nd; i++) {
+        int64_t in = t.rank >= nd ? t.dims[t.rank - nd + i] : BYOC_DIM_UNKNOWN, span, padded;
+        if (__builtin_mul_overflow(k[i] - 1, d[i], &span)
+            || __builtin_add_overflow(span, 1, &span)
+            || __builtin_add_overflow(pads[i], pads[nd + i], &padded)
+            || (in >= 0 && __builtin_add_overflow(padded, in, &padded)))
+            return ox_fail(cx, "kernel_shape, dilations and pads take spatial axis %d past "
+                               "2^63 - 1", i);
+        if (slides && in >= 0 && padded < span)
+            return ox_fail(cx, "the window of %lld on spatial axis %d is larger than the "
+                               "padded input of %lld", (long long)span, i, (long long)padded);
+    }
+    return 0;
+}
+
+int ox_check_axis(ox_cx *cx, const char *what, int64_t axis, int rank)
+{
+    if (rank >= 0 && (axis < -rank || axis >= rank))
+        return ox_fail(cx, "%s is %lld for a tensor of rank %d", what, (long long)axis, rank);
+    return 0;
+}
+
+int ox_check_groups(ox_cx *cx, const byoc_tensor_type *x, const byoc_tensor_type *w,
+                    int64_t group)
+{
+    int64_t c = x->rank >= 2 ? x->dims[1] : BYOC_DIM_UNKNOWN, per;
+    if (w->rank >= 1 && w->dims[0] >= 0 && w->dims[0] % group)
+        return ox_fail(cx, "group %lld does not divide the weight's %lld output channels",
+                       (long long)group, (long long)w->dims[0]);
+    if (c >= 0 && w->rank >= 2 && w->dims[1] >= 0
+        && (__builtin_mul_overflow(w->dims[1], group, &per) || per != c))
+        return ox_fail(cx, "the input's %lld channels are not group %lld times the weight's "
+                           "%lld", (long long)c, (long long)group, (long long)w->dims[1]);
+    return 0;
+}
+
 /* Pads for auto_pad SAME_UPPER/SAME_LOWER from the input's spatial sizes,
  * ONNX's rule: the output is ceil(in / stride), the extra pad at the end
  * (UPPER) or the start (LOWER).  TVM emits the same as an nn.pad before
@@ -412,10 +465,10 @@ static int same_pads(ox_cx *cx, const char *mode, int nd, const int64_t *k, cons
     if (!dims_known(&t, t.rank - nd, t.rank) || t.rank < nd)
         return ox_unsupported(cx, "auto_pad %s needs the input's spatial sizes", mode);
     for (int i = 0; i < nd; i++) {
-        int64_t in = t.dims[t.rank - nd + i];
-        int64_t out = (in + s[i] - 1) / s[i];
-        int64_t total = (out - 1) * s[i] + (k[i] - 1) * d[i] + 1 - in;
-        total = total > 0 ? total : 0;
+        int64_t in = t.dims[t.rank - nd + i], total;
+        if (!ox_same_pad_total(in, k[i], s[i], d[i], &total))
+            return ox_fail(cx, "kernel_shape and dilations take spatial axis %d past 2^63 - 1",
+                           i);
         int64_t small = total / 2, big = total - small;
         bool lower = strcmp(mode, "SAME_LOWER") == 0;
         pads[i] = lower ? big : small;
@@ -492,6 +545,9 @@ static int conv_conv(ox_cx *cx)
     for (int i = 0; i < nd; i++) {
         if (ks[i] < 1)
             return ox_fail(cx, "attribute 'kernel_shape' has the value %lld", (long long)ks[i]);
+        if (wt.rank == nd + 2 && wt.dims[2 + i] >= 0 && wt.dims[2 + i] != ks[i])
+            return ox_fail(cx, "attribute 'kernel_shape' has %lld on spatial axis %d, but the "
+                               "weight has %lld", (long long)ks[i], i, (long long)wt.dims[2 + i]);
         kernel[i] = ks[i];
     }
     TRY(ox_attr_int(cx, "group", 1, &group));
@@ -515,10 +571,23 @@ static int conv_conv(ox_cx *cx)
             if (rc > 0 && ((int)nos != nd || !dims_known(&xt, xt.rank - nd, xt.rank)))
                 return ox_unsupported(cx, "output_shape needs the input's spatial sizes");
             for (int i = 0; i < nd; i++) {
-                int64_t span = (kernel[i] - 1) * dil[i] + 1;
-                int64_t total = rc > 0 ? strides[i] * (xt.dims[xt.rank - nd + i] - 1)
-                                             + outpad[i] + span - os[i]
-                                       : outpad[i] + span - strides[i];
+                int64_t span, total, grown;
+                if (rc > 0 && os[i] < 0)
+                    return ox_fail(cx, "attribute 'output_shape' has the value %lld",
+                                   (long long)os[i]);
+                bool ok = !__builtin_mul_overflow(kernel[i] - 1, dil[i], &span)
+                          && !__builtin_add_overflow(span, 1, &span)
+                          && !__builtin_add_overflow(span, outpad[i], &total);
+                if (ok && rc > 0)
+                    ok = !__builtin_mul_overflow(strides[i], xt.dims[xt.rank - nd + i] - 1,
+                                                 &grown)
+                         && !__builtin_add_overflow(total, grown, &total)
+                         && !__builtin_sub_overflow(total, os[i], &total);
+                else if (ok)
+                    total -= strides[i];
+                if (!ok)
+                    return ox_fail(cx, "kernel_shape, dilations, strides, output_padding and "
+                                       "output_shape take spatial axis %d past 2^63 - 1", i);
                 int64_t left = total / 2, right = total - left;
                 bool lower = same && !strcmp(mode, "SAME_LOWER");
                 pads[i] = lower ? right : left;
@@ -533,12 +602,39 @@ static int conv_conv(ox_cx *cx)
             if (rc > 0)
                 return rc;
         }
-        if (wt.rank >= 2 && wt.dims[1] >= 0)
-            channels = wt.dims[1] * group;
+        TRY(ox_check_window(cx, nd, kernel, dil, pads, false));
+        /* The output grows to stride * (in - 1) plus the dilated kernel
+         * and output_padding, less the pads. */
+        byoc_tensor_type xt = ox_type(cx, ox_in(cx, 0));
+        for (int i = 0; i < nd && xt.rank >= nd; i++) {
+            int64_t in = xt.dims[xt.rank - nd + i], size;
+            if (in > 0
+                && (__builtin_mul_overflow(strides[i], in - 1, &size)
+                    || __builtin_add_overflow(size, (kernel[i] - 1) * dil[i] + 1, &size)
+                    || __builtin_add_overflow(size, outpad[i], &size)))
+                return ox_fail(cx, "strides, kernel_shape, dilations and output_padding take "
+                                   "spatial axis %d past 2^63 - 1", i);
+            /* Pads of 0 or more (not output_shape's) that leave nothing. */
+            if (in > 0 && rc == 0 && !same && size - pads[i] - pads[nd + i] < 1)
+                return ox_fail(cx, "pads %lld and %lld leave spatial axis %d no output",
+                               (long long)pads[i], (long long)pads[nd + i], i);
+        }
+        /* ONNX Runtime's checks: X is [N, C, ...] and W [C, M / group, ...]. */
+        int64_t c = xt.rank >= 2 ? xt.dims[1] : BYOC_DIM_UNKNOWN;
+        if (c >= 0 && c % group)
+            return ox_fail(cx, "group %lld does not divide the input's %lld channels",
+                           (long long)group, (long long)c);
+        if (wt.rank >= 2 && wt.dims[1] >= 0
+            && __builtin_mul_overflow(wt.dims[1], group, &channels))
+            return ox_fail(cx, "group %lld times the weight's %lld output channels passes "
+                               "2^63 - 1", (long long)group, (long long)wt.dims[1]);
     } else {
         TRY(rc = read_pads(cx, nd, kernel, strides, dil, pads));
         if (rc > 0)
             return rc;
+        TRY(ox_check_window(cx, nd, kernel, dil, pads, true));
+        byoc_tensor_type xt = ox_type(cx, ox_in(cx, 0));
+        TRY(ox_check_groups(cx, &xt, &wt, group));
         if (wt.rank >= 1 && wt.dims[0] >= 0)
             channels = wt.dims[0];
     }
@@ -891,6 +987,7 @@ static int conv_pool(ox_cx *cx)
     TRY(rc = read_pads(cx, nd, kernel, strides, dil, pads));
     if (rc > 0)
         return rc;
+    TRY(ox_check_window(cx, nd, kernel, dil, pads, true));
     static const char *const ops[2][3] = {
         {"nn.avg_pool1d", "nn.avg_pool2d", "nn.avg_pool3d"},
         {"nn.max_pool1d", "nn.max_pool2d", "nn.max_pool3d"},
@@ -1013,6 +1110,15 @@ static int conv_reshape(ox_cx *cx)
     for (size_t k = 0; k < n; k++)
         if (v[k] < -1)
             return ox_fail(cx, "the shape holds %lld", (long long)v[k]);
+    /* A shape whose sizes (a 0 copying the input's) multiply past 64 bits
+     * is no shape, not one that fails to divide. */
+    byoc_tensor_type in = ox_type(cx, ox_in(cx, 0));
+    int64_t sizes[BYOC_MAX_RANK];
+    for (size_t k = 0; k < n; k++)
+        sizes[k] = v[k] == 0 && !allowzero ? ((int)k < in.rank ? in.dims[k] : -1) : v[k];
+    if (!ox_count_fits(sizes, (int)n))
+        return ox_fail(cx, "the shape [%s] has more than 2^63 - 1 elements",
+                       ox_ints_str(cx, v, n));
     memcpy(fallback, v, sizeof(int64_t) * n);
     int node = reshape(cx, ox_arg(cx, 0), fallback, (int)n);
     if (allowzero)
@@ -1065,6 +1171,7 @@ static int conv_concat(ox_cx *cx)
     int n = cx->node->ninputs;
     if (n == 0)
         return ox_fail(cx, "no inputs");
+    TRY(ox_check_axis(cx, "attribute 'axis'", axis, rank_of(cx, 0)));
     int *fields = ox_alloc(cx, sizeof(int) * (size_t)n);
     for (int i = 0; i < n; i++)
         TRY(fields[i] = ox_arg(cx, i));
@@ -1106,7 +1213,15 @@ static int conv_split(ox_cx *cx)
     if (rc > 0 && parts != nout)
         return ox_fail(cx, "num_outputs is %lld for %d outputs", (long long)parts, nout);
     byoc_tensor_type t = ox_type(cx, ox_in(cx, 0));
-    int64_t a = norm_axis(axis, t.rank);
+    TRY(ox_check_axis(cx, "attribute 'axis'", axis, t.rank));
+    int64_t a = norm_axis(axis, t.rank), total = 0;
+    /* As ONNX Runtime: sizes of 0 or more that add up to the axis. */
+    for (size_t k = 0; k < n; k++)
+        if (sizes[k] < 0 || __builtin_add_overflow(total, sizes[k], &total))
+            return ox_fail(cx, "the split sizes [%s] are not sizes", ox_ints_str(cx, sizes, n));
+    if (n > 0 && t.rank >= 0 && t.dims[a] >= 0 && total != t.dims[a])
+        return ox_fail(cx, "the split sizes [%s] do not add up to the %lld of axis %lld",
+                       ox_ints_str(cx, sizes, n), (long long)t.dims[a], (long long)a);
     if (rc > 0 && a >= 0 && a < t.rank && t.dims[a] >= 0 && t.dims[a] % nout) {
         int64_t d = t.dims[a], chunk = d / nout + 1;
         if (chunk > d / (nout - 1))
@@ -1122,6 +1237,9 @@ static int conv_split(ox_cx *cx)
                 TRY(define(cx, i, ox_proj(cx, node, i)));
         return 0;
     }
+    if (n == 0 && rc == 0 && t.rank >= 0 && t.dims[a] >= 0 && t.dims[a] % nout)
+        return ox_fail(cx, "%d equal parts do not divide the %lld of axis %lld", nout,
+                       (long long)t.dims[a], (long long)a);
     int node = call1(cx, "split", ox_arg(cx, 0));
     if (n > 1) {
         int64_t *cuts = ox_alloc(cx, sizeof(int64_t) * n), at = 0;
@@ -1208,15 +1326,40 @@ static int call2_int_attr(ox_cx *cx, const char *op, const char *onnx_attr,
     return define(cx, 0, node);
 }
 
-static int conv_gather(ox_cx *cx) { return call2_int_attr(cx, "take", "axis", "axis"); }
+/* Gather's indices, where the model gives them, inside the axis, as
+ * ONNX Runtime checks them. */
+static int conv_gather(ox_cx *cx)
+{
+    int64_t axis;
+    TRY(ox_attr_int(cx, "axis", 0, &axis));
+    byoc_tensor_type t = ox_type(cx, ox_in(cx, 0));
+    TRY(ox_check_axis(cx, "attribute 'axis'", axis, t.rank));
+    const ox_tensor *idx = ox_data(cx, ox_in(cx, 1));
+    int64_t d = t.rank > 0 ? t.dims[norm_axis(axis, t.rank)] : BYOC_DIM_UNKNOWN;
+    for (size_t k = 0; d >= 0 && idx && idx->i && k < idx->n; k++)
+        if (idx->i[k] < -d || idx->i[k] >= d)
+            return ox_fail(cx, "index %lld is out of range for axis %lld of size %lld",
+                           (long long)idx->i[k], (long long)norm_axis(axis, t.rank),
+                           (long long)d);
+    return call2_int_attr(cx, "take", "axis", "axis");
+}
 
 static int conv_gather_elements(ox_cx *cx)
 {
+    int64_t axis;
+    TRY(ox_attr_int(cx, "axis", 0, &axis));
+    TRY(ox_check_axis(cx, "attribute 'axis'", axis, rank_of(cx, 0)));
     return call2_int_attr(cx, "gather", "axis", "axis");
 }
 
 static int conv_gather_nd(ox_cx *cx)
 {
+    int64_t b;
+    TRY(ox_attr_int(cx, "batch_dims", 0, &b));
+    int r = rank_of(cx, 0), q = rank_of(cx, 1);
+    if (b < 0 || (r >= 0 && b >= r) || (q >= 0 && b >= q))
+        return ox_fail(cx, "attribute 'batch_dims' is %lld for data of rank %d and indices of "
+                           "rank %d", (long long)b, r, q);
     return call2_int_attr(cx, "gather_nd", "batch_dims", "batch_dims");
 }
 
@@ -1281,11 +1424,14 @@ static int conv_unsqueeze(ox_cx *cx)
     if (n > BYOC_MAX_RANK)
         return ox_fail(cx, "%zu axes", n);
     int64_t sorted[BYOC_MAX_RANK];
-    int rank = rank_of(cx, 0);
+    int rank = rank_of(cx, 0), out = rank + (int)n;
     for (size_t k = 0; k < n; k++) {
         if (axes[k] < 0 && rank < 0)
             return ox_unsupported(cx, "a negative axis needs the input's rank");
-        sorted[k] = norm_axis(axes[k], rank < 0 ? -1 : rank + (int)n);
+        if (rank >= 0 && (axes[k] < -out || axes[k] >= out))
+            return ox_fail(cx, "axis %lld is out of range for an output of rank %d",
+                           (long long)axes[k], out);
+        sorted[k] = norm_axis(axes[k], rank < 0 ? -1 : out);
     }
     for (size_t k = 1; k < n; k++)
         for (size_t j = k; j > 0 && sorted[j - 1] > sorted[j]; j--) {
@@ -1293,6 +1439,9 @@ static int conv_unsqueeze(ox_cx *cx)
             sorted[j] = sorted[j - 1];
             sorted[j - 1] = t;
         }
+    for (size_t k = 1; k < n; k++)
+        if (sorted[k] == sorted[k - 1])
+            return ox_fail(cx, "axis %lld is given twice", (long long)sorted[k]);
     int x = ox_arg(cx, 0);
     for (size_t k = 0; k < n; k++) {
         x = call1(cx, "expand_dims", x);
@@ -1312,11 +1461,16 @@ static int conv_squeeze(ox_cx *cx)
     int node = call1(cx, "squeeze", ox_arg(cx, 0));
     if (s == IN_KNOWN) {
         int64_t norm[BYOC_MAX_RANK];
-        int rank = rank_of(cx, 0);
+        byoc_tensor_type t = ox_type(cx, ox_in(cx, 0));
         if (n > BYOC_MAX_RANK)
             return ox_fail(cx, "%zu axes", n);
-        for (size_t k = 0; k < n; k++)
-            norm[k] = norm_axis(axes[k], rank);
+        for (size_t k = 0; k < n; k++) {
+            TRY(ox_check_axis(cx, "an axis", axes[k], t.rank));
+            norm[k] = norm_axis(axes[k], t.rank);
+            if (t.rank >= 0 && t.dims[norm[k]] >= 0 && t.dims[norm[k]] != 1)
+                return ox_fail(cx, "axis %lld has size %lld, not 1", (long long)norm[k],
+                               (long long)t.dims[norm[k]]);
+        }
         TRY(ox_set_ints(cx, node, "axis", norm, n));
     }
     return define(cx, 0, node);
@@ -1346,7 +1500,12 @@ static int conv_slice(ox_cx *cx)
     int rank = rank_of(cx, 0);
     int64_t ax[BYOC_MAX_RANK], st[BYOC_MAX_RANK];
     for (size_t k = 0; k < ns; k++) {
+        if (axes)
+            TRY(ox_check_axis(cx, "an axis", axes[k], rank));
         ax[k] = axes ? norm_axis(axes[k], rank) : (int64_t)k;
+        for (size_t j = 0; j < k; j++)
+            if (ax[j] == ax[k] && rank >= 0)
+                return ox_fail(cx, "axis %lld is sliced twice", (long long)ax[k]);
         st[k] = steps ? steps[k] : 1;
         if (st[k] == 0)
             return ox_fail(cx, "a step is 0");
@@ -1376,6 +1535,8 @@ static int conv_reduce(ox_cx *cx)
     TRY(s);
     if (n == 0 && noop)
         return pass_through(cx);
+    for (size_t k = 0; k < n; k++)
+        TRY(ox_check_axis(cx, "an axis", axes[k], rank_of(cx, 0)));
     int node = call1(cx, cx->map->relay, ox_arg(cx, 0));
     if (n > 0)
         TRY(ox_set_ints(cx, node, "axis", axes, n));
@@ -1390,6 +1551,7 @@ static int conv_arg_reduce(ox_cx *cx)
     TRY(ox_attr_int(cx, "axis", 0, &axis));
     TRY(ox_attr_int(cx, "keepdims", 1, &keepdims));
     TRY(ox_attr_int(cx, "select_last_index", 0, &last));
+    TRY(ox_check_axis(cx, "attribute 'axis'", axis, rank_of(cx, 0)));
     int node = call1(cx, cx->map->relay, ox_arg(cx, 0));
     TRY(ox_set_ints(cx, node, "axis", &axis, 1));
     TRY(ox_set_bool(cx, node, "keepdims", keepdims != 0));
@@ -1469,9 +1631,20 @@ static int conv_pad(ox_cx *cx)
         return ox_fail(cx, "%zu pads for a tensor of rank %d", n, rank);
     int64_t pairs[2 * BYOC_MAX_RANK];
     size_t axes = n / 2;
+    byoc_tensor_type t = ox_type(cx, ox_in(cx, 0));
     for (size_t k = 0; k < axes; k++) {
         pairs[2 * k] = pads[k];
         pairs[2 * k + 1] = pads[axes + k];
+        /* Negative pads crop, but not past nothing; and no size passes
+         * 2^63 - 1. */
+        int64_t size = rank >= 0 && t.dims[k] >= 0 ? t.dims[k] : 0;
+        if (__builtin_add_overflow(size, pads[k], &size)
+            || __builtin_add_overflow(size, pads[axes + k], &size))
+            return ox_fail(cx, "pads %lld and %lld take axis %zu past 2^63 - 1",
+                           (long long)pads[k], (long long)pads[axes + k], k);
+        if (rank >= 0 && t.dims[k] >= 0 && size < 0)
+            return ox_fail(cx, "pads %lld and %lld crop more than all of axis %zu",
+                           (long long)pads[k], (long long)pads[axes + k], k);
     }
     int node = call2(cx, "nn.pad", ox_arg(cx, 0), value);
     TRY(ox_set_pairs(cx, node, "pad_width", pairs, axes));
@@ -1508,6 +1681,9 @@ static int conv_expand(ox_cx *cx)
     int rank = t.rank < 0 ? (int)n : (t.rank > (int)n ? t.rank : (int)n);
     if (rank > BYOC_MAX_RANK)
         return ox_fail(cx, "the shape has %d axes", rank);
+    for (size_t k = 0; s == IN_KNOWN && k < n; k++)
+        if (shape[k] < 0)
+            return ox_fail(cx, "the shape holds %lld", (long long)shape[k]);
     int64_t out[BYOC_MAX_RANK];
     for (int k = 0; k < rank; k++) {
         int ks = k - (rank - (int)n), kt = k - (rank - t.rank);
@@ -1541,6 +1717,17 @@ static int conv_tile(ox_cx *cx)
     if (s != IN_KNOWN)
         return s == IN_ABSENT ? ox_fail(cx, "input 2 (the repeats) is missing")
                               : ox_unsupported(cx, "the repeats are computed at run time");
+    byoc_tensor_type t = ox_type(cx, ox_in(cx, 0));
+    if (t.rank >= 0 && (int)n != t.rank)
+        return ox_fail(cx, "%zu repeats for a tensor of rank %d", n, t.rank);
+    for (size_t k = 0; k < n; k++) {
+        int64_t size;
+        if (reps[k] < 0)
+            return ox_fail(cx, "the repeats hold %lld", (long long)reps[k]);
+        if (t.rank >= 0 && t.dims[k] >= 0 && __builtin_mul_overflow(t.dims[k], reps[k], &size))
+            return ox_fail(cx, "%lld repeats take axis %zu of %lld past 2^63 - 1",
+                           (long long)reps[k], k, (long long)t.dims[k]);
+    }
     int node = call1(cx, "tile", ox_arg(cx, 0));
     TRY(ox_set_ints(cx, node, "reps", reps, n));
     return define(cx, 0, node);
@@ -1602,6 +1789,9 @@ static int conv_constant_of_shape(ox_cx *cx)
     if (s != IN_KNOWN)
         return s == IN_ABSENT ? ox_fail(cx, "input 1 (the shape) is missing")
                               : ox_unsupported(cx, "the shape is computed at run time");
+    for (size_t k = 0; k < n; k++)
+        if (shape[k] < 0)
+            return ox_fail(cx, "the shape holds %lld", (long long)shape[k]);
     const ox_attr *a = ox_attr_find(cx->node, "value");
     byoc_dtype dt = BYOC_DT_FLOAT32;
     double v = 0;
@@ -1626,6 +1816,18 @@ static int conv_depth_to_space(ox_cx *cx)
         return ox_fail(cx, "attribute 'blocksize' is required and must be a positive int");
     TRY(ox_attr_string(cx, "mode", "DCR", &mode));
     bool d2s = strcmp(cx->node->op_type, "DepthToSpace") == 0;
+    /* As ONNX Runtime: the channels divide by blocksize^2 (DepthToSpace),
+     * the height and width by blocksize (SpaceToDepth). */
+    byoc_tensor_type t = ox_type(cx, ox_in(cx, 0));
+    int64_t sq;
+    if (t.rank == 4 && d2s && t.dims[1] >= 0
+        && (__builtin_mul_overflow(bs, bs, &sq) || t.dims[1] % sq))
+        return ox_fail(cx, "the input's %lld channels do not divide by blocksize %lld squared",
+                       (long long)t.dims[1], (long long)bs);
+    for (int k = 2; t.rank == 4 && !d2s && k < 4; k++)
+        if (t.dims[k] >= 0 && t.dims[k] % bs)
+            return ox_fail(cx, "the input's axis %d of %lld does not divide by blocksize %lld",
+                           k, (long long)t.dims[k], (long long)bs);
     int node = call1(cx, d2s ? "nn.depth_to_space" : "nn.space_to_depth", ox_arg(cx, 0));
     TRY(ox_set_int(cx, node, "block_size", bs));
     if (d2s)
@@ -1682,6 +1884,9 @@ static int conv_resize(ox_cx *cx)
         sizes[k] = t.dims[k];
         full_scales[k] = 1.0;
     }
+    for (size_t k = 0; s_sizes == IN_KNOWN && k < nz; k++)
+        if (zv[k] < 0)
+            return ox_fail(cx, "the sizes hold %lld", (long long)zv[k]);
     if (s_sizes == IN_KNOWN && nz == want) {
         bool stretch = !strcmp(policy, "stretch");
         double scale = !strcmp(policy, "not_larger") ? INFINITY : 0;
@@ -1775,10 +1980,18 @@ static int conv_upsample(ox_cx *cx)
             return s == IN_ABSENT ? ox_fail(cx, "input 2 (the scales) is missing")
                                   : ox_unsupported(cx, "the scales are computed at run time");
     }
+    for (size_t k = 0; k < n && k < BYOC_MAX_RANK; k++)
+        if (!(scales[k] > 0 && scales[k] < INFINITY))
+            return ox_fail(cx, "scale %g is not a positive number", scales[k]);
     if (n != 4 && n != 5)
         return ox_unsupported(cx, "%zu scales; nn.upsampling takes 4-D and 5-D tensors", n);
     if (scales[0] != 1.0 || scales[1] != 1.0)
         return ox_unsupported(cx, "it scales the batch or channel axis");
+    byoc_tensor_type t = ox_type(cx, ox_in(cx, 0));
+    for (size_t k = 2; t.rank == (int)n && k < n; k++)
+        if (t.dims[k] >= 0 && !(floor((double)t.dims[k] * scales[k]) < 9.2e18))
+            return ox_fail(cx, "scale %g takes axis %zu of %lld past 2^63 - 1", scales[k], k,
+                           (long long)t.dims[k]);
     const char *mode;
     TRY(ox_attr_string(cx, "mode", "nearest", &mode));
     bool linear = !strcmp(mode, "linear") || !strcmp(mode, "bilinear");
@@ -1817,6 +2030,17 @@ static int conv_topk(ox_cx *cx)
     }
     TRY(ox_attr_int(cx, "axis", -1, &axis));
     TRY(ox_attr_int(cx, "largest", 1, &largest));
+    /* As ONNX Runtime: k is at most the axis's size. */
+    byoc_tensor_type t = ox_type(cx, ox_in(cx, 0));
+    TRY(ox_check_axis(cx, "attribute 'axis'", axis, t.rank));
+    int64_t d = t.rank >= 0 ? t.dims[norm_axis(axis, t.rank)] : BYOC_DIM_UNKNOWN;
+    if (k < 0)
+        return ox_fail(cx, "k is %lld; it must be 0 or more", (long long)k);
+    if (d >= 0 && k > d)
+        return ox_fail(cx, "k is %lld, more than the %lld elements of axis %lld", (long long)k,
+                       (long long)d, (long long)norm_axis(axis, t.rank));
+    if (k == 0)
+        return ox_unsupported(cx, "k is 0, which Relay's topk reads as the whole axis");
     int node = call1(cx, "topk", ox_arg(cx, 0));
     TRY(ox_set_int(cx, node, "k", k));
     TRY(ox_set_int(cx, node, "axis", axis));
@@ -1831,6 +2055,10 @@ static int conv_topk(ox_cx *cx)
 
 static int conv_range(ox_cx *cx)
 {
+    /* As ONNX Runtime: a step of 0 is no range. */
+    const ox_tensor *d = ox_data(cx, ox_in(cx, 2));
+    if (d && d->n == 1 && (d->i ? d->i[0] == 0 : d->f[0] == 0))
+        return ox_fail(cx, "the step is 0");
     int args[3] = {ox_arg(cx, 0), ox_arg(cx, 1), ox_arg(cx, 2)};
     int node = ox_call(cx, "arange", args, 3);
     TRY(ox_set_dtype(cx, node, "dtype", dtype_of(cx, 0)));
@@ -1846,6 +2074,7 @@ static int conv_scatter_elements(ox_cx *cx)
     int64_t axis;
     const char *red;
     TRY(ox_attr_int(cx, "axis", 0, &axis));
+    TRY(ox_check_axis(cx, "attribute 'axis'", axis, rank_of(cx, 0)));
     TRY(ox_attr_string(cx, "reduction", "none", &red));
     int args[3] = {ox_arg(cx, 0), ox_arg(cx, 1), ox_arg(cx, 2)};
     int node = ox_call(cx, "scatter_elements", args, 3);

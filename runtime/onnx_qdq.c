@@ -701,6 +701,8 @@ static int qconv2d(ox_cx *cx, int x, const qparam *xq, int w, const qparam *wq, 
     TRY(rc = ox_read_pads(cx, 2, kernel, strides, dil, pads));
     if (rc > 0)
         return rc;
+    TRY(ox_check_window(cx, 2, kernel, dil, pads, true));
+    TRY(ox_check_groups(cx, &xt, &wt, group));
     if (xq->axis >= 0)
         return ox_unsupported(cx, "a per-channel input quantization");
     if (wq->axis > 0)
@@ -1179,6 +1181,8 @@ int ox_conv_quantize(ox_cx *cx)
     int64_t axis, block;
     TRY(ox_attr_int(cx, "axis", 1, &axis));
     TRY(ox_attr_int(cx, "block_size", 0, &block));
+    if (block < 0)
+        return ox_fail(cx, "attribute 'block_size' is %lld", (long long)block);
     if (block > 0)
         return ox_unsupported(cx, "blocked quantization (block_size %lld)", (long long)block);
     byoc_tensor_type xt = ox_type(cx, x);
@@ -1216,6 +1220,8 @@ int ox_conv_dequantize(ox_cx *cx)
     int64_t axis, block;
     TRY(ox_attr_int(cx, "axis", 1, &axis));
     TRY(ox_attr_int(cx, "block_size", 0, &block));
+    if (block < 0)
+        return ox_fail(cx, "attribute 'block_size' is %lld", (long long)block);
     if (block > 0)
         return ox_unsupported(cx, "blocked quantization (block_size %lld)", (long long)block);
     /* As TVM: a tensor of rank 0 or 1 (a bias) is dequantized along axis 0. */
@@ -1462,6 +1468,7 @@ int ox_conv_qlinear_concat(ox_cx *cx)
     int64_t axis;
     if (ox_attr_int(cx, "axis", 0, &axis) <= 0)
         return ox_fail(cx, "attribute 'axis' is required and must be an int");
+    TRY(ox_check_axis(cx, "attribute 'axis'", axis, ox_type(cx, ox_in(cx, 2)).rank));
     int k = n / 3;
     int *xs = ox_alloc(cx, sizeof(int) * (size_t)k), *ss = ox_alloc(cx, sizeof(int) * (size_t)k),
         *zs = ox_alloc(cx, sizeof(int) * (size_t)k);

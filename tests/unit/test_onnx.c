@@ -1444,24 +1444,28 @@ START_TEST(folds_stop_where_arithmetic_overflows)
     byoc_graph_destroy(g);
 
     /* A shape of [4, 2^62] has 2^64 elements, not the 0 that a size_t
-     * product wraps to: its ConstantOfShape and Expand are not folded,
-     * nor is a Reshape of them to [-1] (which folded to an empty tensor). */
+     * product wraps to: its ConstantOfShape and Expand are not folded
+     * (which folded a Reshape of them to [-1] to an empty tensor), and
+     * since no tensor has that many elements, they are errors. */
+    mb_init(&m, 13, 7);
+    mb_ints(&m, "huge", 2, 4, 0)->int64_data[1] = INT64_C(1) << 62;
+    mb_ints(&m, "flat", 1, -1);
+    mb_node(&m, "ConstantOfShape", "cos", "huge", "c");
+    mb_node(&m, "Reshape", "r1", "c,flat", "y1");
+    mb_output(&m, "y1", "float[?]");
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: node 'cos' (ConstantOfShape): its "
+                                     "result Tensor[(4, 4611686018427387904), float32] has "
+                                     "more than 2^63 - 1 elements");
     mb_init(&m, 13, 7);
     mb_ints(&m, "huge", 2, 4, 0)->int64_data[1] = INT64_C(1) << 62;
     mb_ints(&m, "flat", 1, -1);
     mb_ints(&m, "one", 1, 1);
-    mb_node(&m, "ConstantOfShape", "cos", "huge", "c");
-    mb_node(&m, "Reshape", "r1", "c,flat", "y1");
-    mb_output(&m, "y1", "float[?]");
     mb_node(&m, "Expand", "ex", "one,huge", "e");
     mb_node(&m, "Reshape", "r2", "e,flat", "y2");
     mb_output(&m, "y2", "int64[?]");
-    g = read_ok(&m);
-    ck_assert_int_eq(byoc_graph_folded_count(g), 0);
-    ck_assert_int_eq(count_op(g, "full"), 1);
-    ck_assert_int_eq(count_op(g, "broadcast_to"), 1);
-    ck_assert_int_eq(count_op(g, "reshape"), 2);
-    byoc_graph_destroy(g);
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: node 'ex' (Expand): its result "
+                                     "Tensor[(4, 4611686018427387904), int64] has more than "
+                                     "2^63 - 1 elements");
 
     /* INT32_MAX + 1 overflows int32: an add at run time. */
     mb_init(&m, 13, 7);
@@ -1776,6 +1780,462 @@ START_TEST(bad_tensors)
 }
 END_TEST
 
+/* Sizes are 0 or more, and a tensor has at most 2^63 - 1 elements (ONNX
+ * Runtime's count): a size below 0 was read as unknown, a product past 64
+ * bits wrapped. */
+START_TEST(bad_sizes)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[1,2]");
+    m.inputs[0]->type->tensor_type->shape->dim[1]->dim_value = -5;
+    mb_node(&m, "Relu", "r", "x", "y");
+    mb_output(&m, "y", NULL);
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: graph input 'x' has size -5 at axis 1; "
+                                     "a size is 0 or more");
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[1,2]");
+    m.inputs[0]->type->tensor_type->shape->dim[0]->dim_value = INT64_MIN;
+    mb_node(&m, "Relu", "r", "x", "y");
+    mb_output(&m, "y", NULL);
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: graph input 'x' has size "
+                                     "-9223372036854775808 at axis 0; a size is 0 or more");
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[1,2]");
+    mb_node(&m, "Relu", "r", "x", "h");
+    mb_node(&m, "Relu", "r2", "h", "y");
+    mb_info(&m, "h", "float[1,2]");
+    m.infos[0]->type->tensor_type->shape->dim[1]->dim_value = -1;
+    mb_output(&m, "y", NULL);
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: value_info 'h' has size -1 at axis 1; "
+                                     "a size is 0 or more");
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[1,2]");
+    mb_node(&m, "Relu", "r", "x", "y");
+    mb_output(&m, "y", "float[1,2]");
+    m.outputs[0]->type->tensor_type->shape->dim[0]->dim_value = -3;
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: graph output 'y' has size -3 at axis "
+                                     "0; a size is 0 or more");
+    /* 2^96 elements; with a size 0 among them, none. */
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[4294967296,4294967296,4294967296]");
+    mb_node(&m, "Relu", "r", "x", "y");
+    mb_output(&m, "y", NULL);
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: graph input 'x' has more than 2^63 - 1 "
+                                     "elements");
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[4294967296,4294967296,0]");
+    mb_node(&m, "Relu", "r", "x", "y");
+    mb_output(&m, "y", NULL);
+    byoc_graph *g = read_ok(&m);
+    ck_assert_str_eq(output_type(g), "Tensor[(4294967296, 4294967296, 0), float32]");
+    byoc_graph_destroy(g);
+    /* Initializers and a Constant's tensor, without data. */
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2]");
+    mb_weight(&m, "w", "float[1099511627776,1099511627776]");
+    mb_node(&m, "Add", "a", "x,w", "y");
+    mb_output(&m, "y", NULL);
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: initializer 'w' has more than 2^63 - 1 "
+                                     "elements");
+    mb_init(&m, 13, 7);
+    Onnx__NodeProto *c = mb_node(&m, "Constant", "c", "", "y");
+    Onnx__AttributeProto *a =
+        mb_attr(&m, c, "value", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR);
+    a->t = mb_tensor(&m, "v", "float[3037000500,3037000500]");
+    mb_output(&m, "y", NULL);
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: node 'c' (Constant): the tensor of "
+                                     "attribute 'value' has more than 2^63 - 1 elements");
+    /* Sparse tensors, which no op reads: their shapes all the same. */
+    mb_init(&m, 13, 7);
+    c = mb_node(&m, "Constant", "c", "", "y");
+    a = mb_attr(&m, c, "sparse_value", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__SPARSE_TENSOR);
+    Onnx__SparseTensorProto *sp = mb_alloc(&m, sizeof *sp);
+    onnx__sparse_tensor_proto__init(sp);
+    sp->values = mb_tensor(&m, "v", "float[1]");
+    sp->dims = mb_alloc(&m, sizeof(int64_t));
+    sp->dims[0] = -5;
+    sp->n_dims = 1;
+    a->sparse_tensor = sp;
+    mb_output(&m, "y", NULL);
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: node 'c' (Constant): the sparse tensor "
+                                     "of attribute 'sparse_value' has a negative dimension (-5)");
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2]");
+    mb_node(&m, "Relu", "r", "x", "y");
+    mb_output(&m, "y", NULL);
+    sp = mb_alloc(&m, sizeof *sp);
+    onnx__sparse_tensor_proto__init(sp);
+    sp->values = mb_tensor(&m, "s", "float[1]");
+    sp->indices = mb_tensor(&m, "i", "int64[1]");
+    sp->indices->dims[0] = -1;
+    Onnx__SparseTensorProto *sps[1] = {sp};
+    m.graph.sparse_initializer = sps;
+    m.graph.n_sparse_initializer = 1;
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: sparse initializer 's': its indices has "
+                                     "a negative dimension (-1)");
+}
+END_TEST
+
+/* An opset version is 1 or more, and fits the int ONNX's own registry
+ * keeps it in; INT64_MAX read as opset -1. */
+START_TEST(bad_opset_versions)
+{
+    static const int64_t bad[] = {-5, 0, INT64_MAX, INT64_C(1) << 31};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        mb m;
+        mb_init(&m, 13, 7);
+        m.opset.version = bad[k];
+        mb_input(&m, "x", "float[2]");
+        mb_node(&m, "Relu", "r", "x", "y");
+        mb_output(&m, "y", NULL);
+        char want[200];
+        snprintf(want, sizeof want, "model.onnx: error: opset_import: the default domain has "
+                                    "version %lld; a version is 1 to 2147483647",
+                 (long long)bad[k]);
+        ck_assert_str_eq(read_error(&m), want);
+    }
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_opset(&m, "com.microsoft", -1);
+    mb_input(&m, "x", "float[2]");
+    mb_node(&m, "Relu", "r", "x", "y");
+    mb_output(&m, "y", NULL);
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: opset_import: domain 'com.microsoft' "
+                                     "has version -1; a version is 1 to 2147483647");
+    /* Past the newest byoc knows: read as the newest. */
+    mb_init(&m, 99, 7);
+    mb_input(&m, "x", "float[2]");
+    mb_node(&m, "Relu", "r", "x", "y");
+    mb_output(&m, "y", NULL);
+    byoc_graph *g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "nn.relu"), 1);
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+/* The error a one-node model gives: op on x ("float[4,9]" unless xtype
+ * says), its attributes set by `attrs`, initializers by `inits`. */
+typedef void (*mb_fill)(mb *m, Onnx__NodeProto *n);
+
+static const char *node_error(const char *op, const char *xtype, const char *inputs,
+                              void (*inits)(mb *m), mb_fill attrs)
+{
+    mb m;
+    mb_init(&m, 17, 8);
+    mb_input(&m, "x", xtype ? xtype : "float[4,9]");
+    if (inits)
+        inits(&m);
+    Onnx__NodeProto *n = mb_node(&m, op, "n", inputs, "y");
+    if (attrs)
+        attrs(&m, n);
+    mb_output(&m, "y", NULL);
+    return read_error(&m);
+}
+
+static void k_max(mb *m) { mb_ints(m, "k", 1, 0)->int64_data[0] = INT64_MAX; }
+static void k_minus(mb *m) { mb_ints(m, "k", 1, -3); }
+static void k_ten(mb *m) { mb_ints(m, "k", 1, 10); }
+static void axis_1(mb *m, Onnx__NodeProto *n) { attr_int(m, n, "axis", 1); }
+static void axis_huge(mb *m, Onnx__NodeProto *n) { attr_int(m, n, "axis", INT64_MIN); }
+
+/* TopK's k, from the model, at most the axis (ONNX Runtime's check): k of
+ * INT64_MAX gave a (4, 9223372036854775807) result. */
+START_TEST(topk_k_past_the_axis)
+{
+    ck_assert_str_eq(node_error("TopK", NULL, "x,k", k_max, axis_1),
+                     "model.onnx: error: node 'n' (TopK): k is 9223372036854775807, more than "
+                     "the 9 elements of axis 1");
+    ck_assert_str_eq(node_error("TopK", NULL, "x,k", k_ten, axis_1),
+                     "model.onnx: error: node 'n' (TopK): k is 10, more than the 9 elements of "
+                     "axis 1");
+    ck_assert_str_eq(node_error("TopK", NULL, "x,k", k_minus, axis_1),
+                     "model.onnx: error: node 'n' (TopK): k is -3; it must be 0 or more");
+    ck_assert_str_eq(node_error("TopK", NULL, "x,k", k_ten, axis_huge),
+                     "model.onnx: error: node 'n' (TopK): attribute 'axis' is "
+                     "-9223372036854775808 for a tensor of rank 2");
+}
+END_TEST
+
+static void shape_overflow(mb *m)
+{
+    Onnx__TensorProto *t = mb_ints(m, "s", 3, 0, 4, 0);
+    t->int64_data[0] = INT64_C(1) << 62;
+}
+
+/* A Reshape to sizes that multiply past 64 bits: an overflow, not a
+ * product that wrapped to 0 and "does not divide". */
+START_TEST(reshape_shape_overflows)
+{
+    ck_assert_str_eq(node_error("Reshape", "float[1,3,224,224]", "x,s", shape_overflow, NULL),
+                     "model.onnx: error: node 'n' (Reshape): the shape [4611686018427387904, 4, "
+                     "0] has more than 2^63 - 1 elements");
+}
+END_TEST
+
+static void kernel_2x2(mb *m, Onnx__NodeProto *n) { attr_ints(m, n, "kernel_shape", 2, 2, 2); }
+
+static void pads_max(mb *m, Onnx__NodeProto *n)
+{
+    kernel_2x2(m, n);
+    attr_ints(m, n, "pads", 4, 0, 0, 0, 0);
+    n->attribute[1]->ints[0] = INT64_MAX;
+}
+
+static void same_strides_max(mb *m, Onnx__NodeProto *n)
+{
+    kernel_2x2(m, n);
+    attr_ints(m, n, "strides", 2, 1, 1);
+    n->attribute[1]->ints[0] = INT64_MAX;
+    attr_string(m, n, "auto_pad", "SAME_UPPER");
+}
+
+static void same_dilated_max(mb *m, Onnx__NodeProto *n)
+{
+    attr_ints(m, n, "kernel_shape", 2, 2, 2);
+    attr_ints(m, n, "dilations", 2, 1, 1);
+    n->attribute[0]->ints[0] = INT64_C(1) << 40;
+    n->attribute[1]->ints[0] = INT64_C(1) << 40;
+    attr_string(m, n, "auto_pad", "SAME_LOWER");
+}
+
+static void kernel_past_input(mb *m, Onnx__NodeProto *n)
+{
+    attr_ints(m, n, "kernel_shape", 2, 9, 2);
+}
+
+/* Windows whose arithmetic passed 64 bits (UBSan reports in the SAME
+ * padding and in inference's message), and windows larger than their
+ * input. */
+START_TEST(pool_windows)
+{
+    ck_assert_str_eq(node_error("MaxPool", "float[1,4,8,8]", "x", NULL, pads_max),
+                     "model.onnx: error: node 'n' (MaxPool): kernel_shape, dilations and pads "
+                     "take spatial axis 0 past 2^63 - 1");
+    ck_assert_str_eq(node_error("AveragePool", "float[1,4,8,8]", "x", NULL, same_dilated_max),
+                     "model.onnx: error: node 'n' (AveragePool): kernel_shape and dilations take "
+                     "spatial axis 0 past 2^63 - 1");
+    ck_assert_str_eq(node_error("MaxPool", "float[1,4,8,8]", "x", NULL, kernel_past_input),
+                     "model.onnx: error: node 'n' (MaxPool): the window of 9 on spatial axis 0 "
+                     "is larger than the padded input of 8");
+    /* A stride of INT64_MAX is a valid one: one output. */
+    mb m;
+    mb_init(&m, 17, 8);
+    mb_input(&m, "x", "float[1,4,8,8]");
+    same_strides_max(&m, mb_node(&m, "MaxPool", "n", "x", "y"));
+    mb_output(&m, "y", NULL);
+    byoc_graph *g = read_ok(&m);
+    ck_assert_str_eq(output_type(g), "Tensor[(1, 4, 1, 8), float32]");
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+static void weight_4x4(mb *m) { mb_weight(m, "w", "float[4,4,3,3]"); }
+static void group_3(mb *m, Onnx__NodeProto *n) { attr_int(m, n, "group", 3); }
+static void group_huge(mb *m, Onnx__NodeProto *n) { attr_int(m, n, "group", INT64_C(1) << 62); }
+static void kernel_5(mb *m, Onnx__NodeProto *n) { attr_ints(m, n, "kernel_shape", 2, 5, 3); }
+
+static void output_shape_min(mb *m, Onnx__NodeProto *n)
+{
+    attr_ints(m, n, "output_shape", 2, 0, 8);
+    n->attribute[0]->ints[0] = INT64_MIN;
+}
+
+static void pads_all(mb *m, Onnx__NodeProto *n)
+{
+    attr_ints(m, n, "pads", 4, 9, 0, 9, 0);
+}
+
+/* A convolution's group and kernel against its weight, and a transposed
+ * convolution's sizes, as ONNX Runtime checks them; the group of INT64_MAX
+ * overflowed the output channels. */
+START_TEST(conv_attributes)
+{
+    ck_assert_str_eq(node_error("Conv", "float[1,4,8,8]", "x,w", weight_4x4, group_3),
+                     "model.onnx: error: node 'n' (Conv): group 3 does not divide the weight's 4 "
+                     "output channels");
+    ck_assert_str_eq(node_error("Conv", "float[1,4,8,8]", "x,w", weight_4x4, kernel_5),
+                     "model.onnx: error: node 'n' (Conv): attribute 'kernel_shape' has 5 on "
+                     "spatial axis 0, but the weight has 3");
+    ck_assert_str_eq(node_error("ConvTranspose", "float[1,4,8,8]", "x,w", weight_4x4, group_huge),
+                     "model.onnx: error: node 'n' (ConvTranspose): group 4611686018427387904 "
+                     "does not divide the input's 4 channels");
+    ck_assert_str_eq(node_error("ConvTranspose", "float[1,4,8,8]", "x,w", weight_4x4,
+                                output_shape_min),
+                     "model.onnx: error: node 'n' (ConvTranspose): attribute 'output_shape' has "
+                     "the value -9223372036854775808");
+    ck_assert_str_eq(node_error("ConvTranspose", "float[1,4,8,8]", "x,w", weight_4x4, pads_all),
+                     "model.onnx: error: node 'n' (ConvTranspose): pads 9 and 9 leave spatial "
+                     "axis 0 no output");
+}
+END_TEST
+
+static void axes_minus5(mb *m) { mb_ints(m, "a", 1, -5); }
+static void axes_twice(mb *m) { mb_ints(m, "a", 2, 1, -3); }
+static void axes_0(mb *m) { mb_ints(m, "a", 1, 0); }
+static void index_9(mb *m) { mb_ints(m, "i", 1, 9); }
+static void index_0(mb *m) { mb_ints(m, "i", 1, 0); }
+
+static void scatter_inits(mb *m)
+{
+    mb_ints(m, "i", 1, 0);
+    mb_floats(m, "u", 1, 1.0);
+}
+
+static void batch_dims_2(mb *m, Onnx__NodeProto *n) { attr_int(m, n, "batch_dims", 2); }
+static void axis_2(mb *m, Onnx__NodeProto *n) { attr_int(m, n, "axis", 2); }
+
+/* Axes outside the tensor: errors, as in ONNX Runtime, where Unsqueeze of
+ * axis -5 on a rank 2 tensor gave (4, 1, 9) and ScatterElements took any
+ * axis; the others left the node untyped with a note. */
+START_TEST(axes_out_of_range)
+{
+    ck_assert_str_eq(node_error("Unsqueeze", NULL, "x,a", axes_minus5, NULL),
+                     "model.onnx: error: node 'n' (Unsqueeze): axis -5 is out of range for an "
+                     "output of rank 3");
+    ck_assert_str_eq(node_error("Unsqueeze", NULL, "x,a", axes_twice, NULL),
+                     "model.onnx: error: node 'n' (Unsqueeze): axis 1 is given twice");
+    ck_assert_str_eq(node_error("Squeeze", NULL, "x,a", axes_minus5, NULL),
+                     "model.onnx: error: node 'n' (Squeeze): an axis is -5 for a tensor of rank "
+                     "2");
+    ck_assert_str_eq(node_error("Squeeze", NULL, "x,a", axes_0, NULL),
+                     "model.onnx: error: node 'n' (Squeeze): axis 0 has size 4, not 1");
+    ck_assert_str_eq(node_error("Concat", NULL, "x,x", NULL, axis_huge),
+                     "model.onnx: error: node 'n' (Concat): attribute 'axis' is "
+                     "-9223372036854775808 for a tensor of rank 2");
+    ck_assert_str_eq(node_error("Gather", NULL, "x,i", index_0, axis_2),
+                     "model.onnx: error: node 'n' (Gather): attribute 'axis' is 2 for a tensor "
+                     "of rank 2");
+    ck_assert_str_eq(node_error("Gather", NULL, "x,i", index_9, axis_1),
+                     "model.onnx: error: node 'n' (Gather): index 9 is out of range for axis 1 "
+                     "of size 9");
+    ck_assert_str_eq(node_error("GatherElements", NULL, "x,i", index_0, axis_2),
+                     "model.onnx: error: node 'n' (GatherElements): attribute 'axis' is 2 for a "
+                     "tensor of rank 2");
+    ck_assert_str_eq(node_error("ScatterElements", NULL, "x,i,u", scatter_inits, axis_2),
+                     "model.onnx: error: node 'n' (ScatterElements): attribute 'axis' is 2 for "
+                     "a tensor of rank 2");
+    ck_assert_str_eq(node_error("GatherND", NULL, "x,i", index_0, batch_dims_2),
+                     "model.onnx: error: node 'n' (GatherND): attribute 'batch_dims' is 2 for "
+                     "data of rank 2 and indices of rank 1");
+    ck_assert_str_eq(node_error("ArgMax", NULL, "x", NULL, axis_2),
+                     "model.onnx: error: node 'n' (ArgMax): attribute 'axis' is 2 for a tensor "
+                     "of rank 2");
+    ck_assert_str_eq(node_error("ReduceSum", NULL, "x,a", axes_minus5, NULL),
+                     "model.onnx: error: node 'n' (ReduceSum): an axis is -5 for a tensor of "
+                     "rank 2");
+}
+END_TEST
+
+static void slice_axes_out(mb *m)
+{
+    mb_ints(m, "s", 1, 0);
+    mb_ints(m, "e", 1, 2);
+    mb_ints(m, "a", 1, 0)->int64_data[0] = INT64_MIN;
+}
+
+static void slice_axes_twice(mb *m)
+{
+    mb_ints(m, "s", 2, 0, 0);
+    mb_ints(m, "e", 2, 2, 2);
+    mb_ints(m, "a", 2, 1, -1);
+}
+
+static void split_negative(mb *m) { mb_ints(m, "s", 2, -1, 10); }
+static void split_short(mb *m) { mb_ints(m, "s", 2, 4, 4); }
+/* Split of x [4, 9] on axis 1 into two, by the sizes `inits` gives. */
+static const char *split_error(void (*inits)(mb *m))
+{
+    mb m;
+    mb_init(&m, 17, 8);
+    mb_input(&m, "x", "float[4,9]");
+    inits(&m);
+    attr_int(&m, mb_node(&m, "Split", "n", "x,s", "y,z"), "axis", 1);
+    mb_output(&m, "y", NULL);
+    mb_output(&m, "z", NULL);
+    return read_error(&m);
+}
+
+static void pads_crop(mb *m) { mb_ints(m, "p", 4, 0, -5, 0, -5); }
+
+static void pads_over(mb *m)
+{
+    mb_ints(m, "p", 4, 0, 0, 0, 0)->int64_data[1] = INT64_MAX;
+}
+
+static void reps_negative(mb *m) { mb_ints(m, "r", 2, 1, -2); }
+
+static void reps_over(mb *m)
+{
+    mb_ints(m, "r", 2, 1, 0)->int64_data[1] = INT64_C(1) << 62;
+}
+
+static void shape_negative(mb *m) { mb_ints(m, "s", 2, -1, 9); }
+static void step_0(mb *m)
+{
+    mb_ints(m, "d", 1, 0);
+    m->inits[0]->n_dims = 0;
+}
+
+static void blocksize_3(mb *m, Onnx__NodeProto *n) { attr_int(m, n, "blocksize", 3); }
+
+static void sizes_negative(mb *m)
+{
+    mb_ints(m, "z", 4, 1, 4, -8, 8);
+}
+
+static void scales_zero(mb *m) { mb_floats(m, "sc", 4, 1.0, 1.0, 0.0, 1.0); }
+static void scales_huge(mb *m) { mb_floats(m, "sc", 4, 1.0, 1.0, 1e30, 1.0); }
+
+/* Sizes a model's constants give: below 0, past 64 bits, or not adding
+ * up, each an error naming the node (they were notes, untyped nodes, or
+ * shapes silently taken). */
+START_TEST(sizes_from_constants)
+{
+    ck_assert_str_eq(node_error("Slice", NULL, "x,s,e,a", slice_axes_out, NULL),
+                     "model.onnx: error: node 'n' (Slice): an axis is -9223372036854775808 for a "
+                     "tensor of rank 2");
+    ck_assert_str_eq(node_error("Slice", NULL, "x,s,e,a", slice_axes_twice, NULL),
+                     "model.onnx: error: node 'n' (Slice): axis 1 is sliced twice");
+    ck_assert_str_eq(split_error(split_negative),
+                     "model.onnx: error: node 'n' (Split): the split sizes [-1, 10] are not "
+                     "sizes");
+    ck_assert_str_eq(split_error(split_short),
+                     "model.onnx: error: node 'n' (Split): the split sizes [4, 4] do not add up "
+                     "to the 9 of axis 1");
+    ck_assert_str_eq(node_error("Pad", NULL, "x,p", pads_crop, NULL),
+                     "model.onnx: error: node 'n' (Pad): pads -5 and -5 crop more than all of "
+                     "axis 1");
+    ck_assert_str_eq(node_error("Pad", NULL, "x,p", pads_over, NULL),
+                     "model.onnx: error: node 'n' (Pad): pads 9223372036854775807 and 0 take "
+                     "axis 1 past 2^63 - 1");
+    ck_assert_str_eq(node_error("Tile", NULL, "x,r", reps_negative, NULL),
+                     "model.onnx: error: node 'n' (Tile): the repeats hold -2");
+    ck_assert_str_eq(node_error("Tile", NULL, "x,r", reps_over, NULL),
+                     "model.onnx: error: node 'n' (Tile): 4611686018427387904 repeats take axis "
+                     "1 of 9 past 2^63 - 1");
+    ck_assert_str_eq(node_error("Expand", NULL, "x,s", shape_negative, NULL),
+                     "model.onnx: error: node 'n' (Expand): the shape holds -1");
+    ck_assert_str_eq(node_error("ConstantOfShape", NULL, "s", shape_negative, NULL),
+                     "model.onnx: error: node 'n' (ConstantOfShape): the shape holds -1");
+    ck_assert_str_eq(node_error("Range", NULL, "x,x,d", step_0, NULL),
+                     "model.onnx: error: node 'n' (Range): the step is 0");
+    ck_assert_str_eq(node_error("DepthToSpace", "float[1,4,8,8]", "x", NULL, blocksize_3),
+                     "model.onnx: error: node 'n' (DepthToSpace): the input's 4 channels do not "
+                     "divide by blocksize 3 squared");
+    ck_assert_str_eq(node_error("SpaceToDepth", "float[1,4,8,8]", "x", NULL, blocksize_3),
+                     "model.onnx: error: node 'n' (SpaceToDepth): the input's axis 2 of 8 does "
+                     "not divide by blocksize 3");
+    ck_assert_str_eq(node_error("Resize", "float[1,4,8,8]", "x,,,z", sizes_negative, NULL),
+                     "model.onnx: error: node 'n' (Resize): the sizes hold -8");
+    ck_assert_str_eq(node_error("Upsample", "float[1,4,8,8]", "x,sc", scales_zero, NULL),
+                     "model.onnx: error: node 'n' (Upsample): scale 0 is not a positive number");
+    ck_assert_str_eq(node_error("Upsample", "float[1,4,8,8]", "x,sc", scales_huge, NULL),
+                     "model.onnx: error: node 'n' (Upsample): scale 1e+30 takes axis 2 of 8 past "
+                     "2^63 - 1");
+}
+END_TEST
+
 START_TEST(missing_file)
 {
     byoc_graph *g = byoc_onnx_read(reg, "no/such/model.onnx", &err);
@@ -1939,6 +2399,14 @@ static Suite *onnx_suite(void)
     tcase_add_test(errors, bad_attributes);
     tcase_add_test(errors, bad_tensors);
     tcase_add_test(errors, missing_file);
+    tcase_add_test(errors, bad_sizes);
+    tcase_add_test(errors, bad_opset_versions);
+    tcase_add_test(errors, topk_k_past_the_axis);
+    tcase_add_test(errors, reshape_shape_overflows);
+    tcase_add_test(errors, pool_windows);
+    tcase_add_test(errors, conv_attributes);
+    tcase_add_test(errors, axes_out_of_range);
+    tcase_add_test(errors, sizes_from_constants);
     suite_add_tcase(s, errors);
     return s;
 }

@@ -678,6 +678,68 @@ START_TEST(messages_nested_past_the_limit)
 }
 END_TEST
 
+/* The same for maps of maps, optionals of optionals, and a type held by an
+ * attribute: each a path through which protobuf-c would recurse. */
+START_TEST(types_nested_past_the_limit)
+{
+    for (int form = 0; form < 3; form++) {
+        mb m;
+        mb_init(&m, 13, 7);
+        mb_input(&m, "x", "float[2]");
+        Onnx__NodeProto *n = mb_node(&m, "Relu", "r", "x", "y");
+        mb_output(&m, "y", NULL);
+        Onnx__TypeProto *top = NULL, **slot = &top;
+        for (int i = 0; i < 1000; i++) {
+            Onnx__TypeProto *t = mb_alloc(&m, sizeof *t);
+            onnx__type_proto__init(t);
+            *slot = t;
+            if (form == 1) {
+                Onnx__TypeProto__Optional *o = mb_alloc(&m, sizeof *o);
+                onnx__type_proto__optional__init(o);
+                t->value_case = ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE;
+                t->optional_type = o;
+                slot = &o->elem_type;
+            } else {
+                Onnx__TypeProto__Map *mp = mb_alloc(&m, sizeof *mp);
+                onnx__type_proto__map__init(mp);
+                mp->has_key_type = 1;
+                mp->key_type = 7;
+                t->value_case = ONNX__TYPE_PROTO__VALUE_MAP_TYPE;
+                t->map_type = mp;
+                slot = &mp->value_type;
+            }
+        }
+        if (form < 2) {
+            Onnx__ValueInfoProto *v = mb_vi(&m, "y", NULL);
+            v->type = top;
+            m.infos[m.graph.n_value_info++] = v;
+        } else {
+            mb_attr(&m, n, "t", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TYPE_PROTO)->tp = top;
+        }
+        ck_assert_str_eq(read_error(&m), "model.onnx: error: the model's messages nest more "
+                                         "than 160 deep (subgraphs or types nested far past "
+                                         "what byoc reads)");
+    }
+}
+END_TEST
+
+/* A subgraph's declarations are checked as the main graph's, the message
+ * naming where the subgraph is. */
+START_TEST(subgraph_negative_size)
+{
+    mb m;
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "float[2,3]");
+    mb_input(&m, "c", "bool[]");
+    if_model(&m, "c");
+    Onnx__GraphProto *t = m.nodes[0]->attribute[0]->g;
+    t->output[0]->type = mb_type(&m, "float[2,3]");
+    t->output[0]->type->tensor_type->shape->dim[1]->dim_value = -3;
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: node 'if' (If): then_branch: graph "
+                                     "output 't' has size -3 at axis 1; a size is 0 or more");
+}
+END_TEST
+
 START_TEST(malformed_subgraphs)
 {
     mb m;
@@ -867,6 +929,8 @@ static Suite *onnx_cf_suite(void)
     tcase_add_test(errors, nesting_past_the_limit);
     tcase_add_test(errors, nesting_at_the_limit);
     tcase_add_test(errors, messages_nested_past_the_limit);
+    tcase_add_test(errors, types_nested_past_the_limit);
+    tcase_add_test(errors, subgraph_negative_size);
     tcase_add_test(errors, malformed_subgraphs);
     tcase_add_test(errors, malformed_loop_and_scan);
     suite_add_tcase(s, errors);

@@ -1036,6 +1036,51 @@ END_TEST
 
 /* ---- Errors ---------------------------------------------------------------------- */
 
+/* Sizes from the model past 64 bits, or below 0: Attention's three hidden
+ * sizes summed, ReorderInput's channels padded to a block (UBSan reported
+ * both), RotaryEmbedding's num_heads and rotary_embedding_dim (taken as
+ * absent). */
+START_TEST(sizes_past_64_bits)
+{
+    mb m;
+    ms_init(&m, 13);
+    mb_input(&m, "x", "float[1,4,1]");
+    mb_input(&m, "w", "float[1,4611686018427387905]");
+    Onnx__NodeProto *n = ms_node(&m, MS, "Attention", "x,w", "y");
+    attr_int(&m, n, "num_heads", 1);
+    attr_ints(&m, n, "qkv_hidden_sizes", 3, 0, 0, 0);
+    for (int k = 0; k < 3; k++)
+        n->attribute[1]->ints[k] = INT64_C(1) << 62;
+    mb_output(&m, "y", NULL);
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: node 'Attention' (Attention): hidden "
+                                     "sizes 4611686018427387904, 4611686018427387904, "
+                                     "4611686018427387904 do not split 4611686018427387905 "
+                                     "weights over 1 heads");
+    ms_init(&m, 13);
+    mb_input(&m, "x", "float[1,9223372036854775807,1,1]");
+    ms_node(&m, NCHWC, "ReorderInput", "x", "y");
+    mb_output(&m, "y", NULL);
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: node 'ReorderInput' (ReorderInput): "
+                                     "9223372036854775807 channels pad to blocks of 8 past 2^63 "
+                                     "- 1");
+    static const char *const attrs[2] = {"num_heads", "rotary_embedding_dim"};
+    for (int k = 0; k < 2; k++) {
+        ms_init(&m, 13);
+        mb_input(&m, "x", "float[1,4,16]");
+        mb_input(&m, "pos", "int64[1,4]");
+        mb_weight(&m, "cos", "float[32,4]");
+        mb_weight(&m, "sin", "float[32,4]");
+        n = ms_node(&m, MS, "RotaryEmbedding", "x,pos,cos,sin", "y");
+        attr_int(&m, n, attrs[k], -2);
+        mb_output(&m, "y", NULL);
+        char want[200];
+        snprintf(want, sizeof want, "model.onnx: error: node 'RotaryEmbedding' (RotaryEmbedding): "
+                                    "attribute '%s' is -2", attrs[k]);
+        ck_assert_str_eq(read_error(&m), want);
+    }
+}
+END_TEST
+
 START_TEST(malformed_nodes)
 {
     mb m;
@@ -1141,6 +1186,7 @@ static Suite *onnx_contrib_suite(void)
     TCase *errors = tcase_create("Errors");
     tcase_add_checked_fixture(errors, setup, teardown);
     tcase_add_test(errors, malformed_nodes);
+    tcase_add_test(errors, sizes_past_64_bits);
     suite_add_tcase(s, errors);
     return s;
 }

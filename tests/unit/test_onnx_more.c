@@ -901,6 +901,21 @@ START_TEST(center_crop_pad)
     ck_assert_int_eq(byoc_node_kind_of(g, byoc_graph_output(g)), BYOC_N_INPUT);
     byoc_graph_destroy(g);
 
+    /* Two axes cropped: one stride each, which strided_slice needs with
+     * its axes (it was left untyped). */
+    mb_init(&m, 18, 8);
+    mb_input(&m, "x", "float[4,9]");
+    mb_ints(&m, "shape", 2, 0, 2);
+    mb_node(&m, "CenterCropPad", "c", "x,shape", "y");
+    mb_output(&m, "y", NULL);
+    g = read_ok(&m);
+    sl = find_op(g, "strided_slice");
+    ck_assert_str_eq(attr_text(g, sl, "begin"), "[2, 3]");
+    ck_assert_str_eq(attr_text(g, sl, "strides"), "[1, 1]");
+    ck_assert_str_eq(output_type(g), "Tensor[(0, 2), float32]");
+    assert_clean(g);
+    byoc_graph_destroy(g);
+
     mb_init(&m, 18, 8);
     mb_input(&m, "x", "float[2,N]");
     mb_ints(&m, "shape", 2, 2, 6);
@@ -1682,6 +1697,66 @@ START_TEST(resize_axes_and_policies)
 }
 END_TEST
 
+/* ---- Errors ------------------------------------------------------------------------ */
+
+/* LpPool's SAME padding of a kernel dilated past 64 bits (UBSan reported
+ * it), and GlobalLpPool over an empty axis, whose window of 0 divided by
+ * zero. */
+START_TEST(lp_pool_windows)
+{
+    mb m;
+    Onnx__NodeProto *n = unary(&m, 18, "LpPool", "float[1,4,8,8]", NULL);
+    attr_ints(&m, n, "kernel_shape", 2, 2, 2);
+    attr_ints(&m, n, "dilations", 2, 1, 1);
+    n->attribute[0]->ints[0] = INT64_C(1) << 40;
+    n->attribute[1]->ints[0] = INT64_C(1) << 40;
+    attr_string(&m, n, "auto_pad", "SAME_LOWER");
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: node 'n' (LpPool): kernel_shape and "
+                                     "dilations take spatial axis 0 past 2^63 - 1");
+    n = unary(&m, 18, "LpPool", "float[1,4,8,8]", NULL);
+    attr_ints(&m, n, "kernel_shape", 2, 2, 2);
+    attr_ints(&m, n, "pads", 4, 0, 0, 0, 0);
+    n->attribute[1]->ints[2] = INT64_MAX;
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: node 'n' (LpPool): kernel_shape, "
+                                     "dilations and pads take spatial axis 0 past 2^63 - 1");
+    unary(&m, 2, "GlobalLpPool", "float[1,4,0,6]", "float[1,4,1,1]");
+    byoc_graph *g = read_ok(&m);
+    ck_assert_int_eq(count_op(g, "GlobalLpPool"), 1);
+    ck_assert(has_note(g, "spatial axis 0 is empty"));
+    byoc_graph_destroy(g);
+}
+END_TEST
+
+/* A hidden_size below 1 was ignored for R's (-5 loaded as 4). */
+START_TEST(rnn_hidden_size)
+{
+    mb m;
+    mb_init(&m, 7, 4);
+    mb_input(&m, "x", "float[2,1,3]");
+    mb_weight(&m, "w", "float[1,4,3]");
+    mb_weight(&m, "r", "float[1,4,4]");
+    attr_int(&m, mb_node(&m, "RNN", "rnn", "x,w,r", "y"), "hidden_size", -5);
+    mb_output(&m, "y", NULL);
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: node 'rnn' (RNN): attribute "
+                                     "'hidden_size' is -5");
+}
+END_TEST
+
+/* Scatter's axis, any value of which was taken. */
+START_TEST(scatter_axis)
+{
+    mb m;
+    mb_init(&m, 9, 8);
+    mb_input(&m, "x", "float[4,9]");
+    mb_input(&m, "i", "int64[1,1]");
+    mb_input(&m, "u", "float[1,1]");
+    attr_int(&m, mb_node(&m, "Scatter", "s", "x,i,u", "y"), "axis", INT64_MAX);
+    mb_output(&m, "y", NULL);
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: node 's' (Scatter): attribute 'axis' "
+                                     "is 9223372036854775807 for a tensor of rank 2");
+}
+END_TEST
+
 static Suite *onnx_more_suite(void)
 {
     Suite *s = suite_create("onnx_more");
@@ -1720,6 +1795,12 @@ static Suite *onnx_more_suite(void)
     tcase_add_test(core, pad_axes_and_wrap);
     tcase_add_test(core, resize_axes_and_policies);
     suite_add_tcase(s, core);
+    TCase *errors = tcase_create("Errors");
+    tcase_add_checked_fixture(errors, setup, teardown);
+    tcase_add_test(errors, lp_pool_windows);
+    tcase_add_test(errors, rnn_hidden_size);
+    tcase_add_test(errors, scatter_axis);
+    suite_add_tcase(s, errors);
     return s;
 }
 

@@ -990,6 +990,50 @@ START_TEST(bad_quantization)
 }
 END_TEST
 
+/* Attributes from the model that no quantized op can have: a negative
+ * block_size (read as none), QLinearConcat's axis past the rank, and
+ * QLinearConv's group against the weight (they became notes). */
+START_TEST(bad_quantized_attributes)
+{
+    mb m;
+    mb_init(&m, 21, 10);
+    mb_input(&m, "x", "int8[4,4]");
+    mb_floats(&m, "s", 4, 0.1, 0.2, 0.3, 0.4);
+    Onnx__NodeProto *n = mb_node(&m, "DequantizeLinear", "dq", "x,s", "out");
+    attr_int(&m, n, "block_size", -1);
+    mb_output(&m, "out", "float[4,4]");
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: node 'dq' (DequantizeLinear): "
+                                     "attribute 'block_size' is -1");
+
+    mb_init(&m, 13, 7);
+    mb_opset(&m, "com.microsoft", 1);
+    mb_input(&m, "x", "uint8[1,4]");
+    mb_scalar(&m, "s", 0.5f);
+    mb_qints(&m, "z", "uint8[]", 1, 128);
+    n = mb_node(&m, "QLinearConcat", "cat", "s,z,x,s,z,x,s,z", "y");
+    mb_domain(&m, n, "com.microsoft");
+    attr_int(&m, n, "axis", 2);
+    mb_output(&m, "y", NULL);
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: node 'cat' (QLinearConcat): attribute "
+                                     "'axis' is 2 for a tensor of rank 2");
+
+    mb_init(&m, 13, 7);
+    mb_input(&m, "x", "uint8[1,3,8,8]");
+    mb_scalar(&m, "xs", 0.5f);
+    mb_qints(&m, "xz", "uint8[]", 1, 128);
+    mb_weight(&m, "w", "int8[4,3,3,3]");
+    mb_scalar(&m, "ws", 0.1f);
+    mb_qints(&m, "wz", "int8[]", 1, 0);
+    mb_scalar(&m, "ys", 0.25f);
+    mb_qints(&m, "yz", "uint8[]", 1, 100);
+    n = mb_node(&m, "QLinearConv", "qc", "x,xs,xz,w,ws,wz,ys,yz", "y");
+    attr_int(&m, n, "group", 3);
+    mb_output(&m, "y", NULL);
+    ck_assert_str_eq(read_error(&m), "model.onnx: error: node 'qc' (QLinearConv): group 3 does "
+                                     "not divide the weight's 4 output channels");
+}
+END_TEST
+
 static Suite *qdq_suite(void)
 {
     Suite *s = suite_create("onnx_qdq");
@@ -1015,6 +1059,7 @@ static Suite *qdq_suite(void)
     TCase *errors = tcase_create("Errors");
     tcase_add_checked_fixture(errors, setup, teardown);
     tcase_add_test(errors, bad_quantization);
+    tcase_add_test(errors, bad_quantized_attributes);
     suite_add_tcase(s, errors);
     return s;
 }
