@@ -257,6 +257,75 @@ static bool has_note(const byoc_graph *g, const char *text)
     return false;
 }
 
+/* @main applying `open` (a call's head or "(") depth times to %x. */
+static void nest(char *text, const char *open, int depth)
+{
+    size_t n = (size_t)sprintf(text, "def @main(%%x: Tensor[(1, 4), float32]) {\n  ");
+    for (int i = 0; i < depth; i++)
+        n += (size_t)sprintf(text + n, "%s", open);
+    n += (size_t)sprintf(text + n, "%%x");
+    for (int i = 0; i < depth; i++)
+        text[n++] = ')';
+    strcpy(text + n, "\n}\n");
+}
+
+/* Inputs the fuzzers found (tests/fuzz/regressions/relay): each a located
+ * error now, or a load with the right note. */
+START_TEST(hostile_inputs_are_located)
+{
+    /* A NUL in the version header's quotes: strchr and strrchr found the
+     * same quote, and a length of -1 was copied. */
+    static const char nul_version[] = "#[version = \"0.0\0\"]\n"
+                                      "def @main(%x: Tensor[(1), float32]) {\n  %x\n}\n";
+    byoc_error err;
+    ck_assert_ptr_null(byoc_relay_read_string(reg, nul_version, sizeof nul_version - 1,
+                                              "t.relay", &err));
+    char buf[1024];
+    byoc_error_format(&err, buf, sizeof buf);
+    ck_assert_str_eq(buf, "t.relay:1:17: error: a string holds a NUL byte");
+    read_fails("def @main(%x: Tensor[(1, 4), float32]) {\n"
+               "  %0 = split(%x, indices_or_sections=2, axis=1);\n  %1 = %0.5;\n  %1\n}\n",
+               "t.relay:3:3: error: projection .5 of a tuple of 2 fields");
+    read_fails("def @main(%x: Tensor[(1, 4), float32]) {\n  %1 = %x.0;\n  %1\n}\n",
+               "t.relay:2:3: error: projection .0 of a tensor, not a tuple");
+
+    /* Nesting: evaluation stops at RELAY_MAX_DEPTH, the parser at its
+     * stack; one level less than the limit loads. */
+    char *text = malloc(1 << 20);
+    ck_assert_ptr_nonnull(text);
+    for (int depth = 999; depth <= 1001; depth += 2) {
+        nest(text, "nn.relu(", depth);
+        byoc_graph *g = byoc_relay_read_string(reg, text, strlen(text), "t.relay", &err);
+        if (depth < 1000) {
+            ck_assert_msg(g != NULL, "%s", err.msg);
+            byoc_graph_destroy(g);
+        } else {
+            ck_assert_ptr_null(g);
+            ck_assert_str_eq(err.msg, "expressions and inlined calls nest more than 1000 deep");
+        }
+    }
+    nest(text, "(", 12000);
+    ck_assert_ptr_null(byoc_relay_read_string(reg, text, strlen(text), "t.relay", &err));
+    ck_assert_str_eq(err.msg, "nesting too deep for the parser (its stack holds 10000 entries)");
+    /* Chained global functions nest the same way. */
+    size_t n = 0;
+    for (int i = 0; i < 1200; i++)
+        n += (size_t)sprintf(text + n, "def @f%d(%%x) { @f%d(%%x) }\n", i, i + 1);
+    sprintf(text + n, "def @f1200(%%x) { nn.relu(%%x) }\n"
+                      "def @main(%%x: Tensor[(1, 4), float32]) { @f0(%%x) }\n");
+    ck_assert_ptr_null(byoc_relay_read_string(reg, text, strlen(text), "t.relay", &err));
+    ck_assert_str_eq(err.msg, "expressions and inlined calls nest more than 1000 deep");
+    free(text);
+
+    /* A reshape whose new shape multiplies past 64 bits loads, untyped,
+     * and says why (it said "150528 elements cannot become 0"). */
+    byoc_graph *g = read_ok("def @main(%x: Tensor[(1, 3, 224, 224), float32]) {\n"
+                            "  reshape(%x, newshape=[4611686018427387904, 4, 0])\n}\n");
+    ck_assert(has_note(g, "the element count overflows 64 bits"));
+    byoc_graph_destroy(g);
+}
+END_TEST
+
 static void assert_type(const byoc_graph *g, int node, int field, byoc_dtype dt, int rank,
                         int64_t d0, int64_t d1)
 {
@@ -904,6 +973,7 @@ static Suite *suite(void)
     TCase *errors = tcase_create("Errors");
     tcase_add_checked_fixture(errors, setup, teardown);
     tcase_add_test(errors, errors_are_located);
+    tcase_add_test(errors, hostile_inputs_are_located);
     tcase_add_test(errors, function_errors_are_located);
     tcase_add_test(errors, truncated_inputs_never_crash);
     tcase_add_test(errors, tuple_nesting_is_bounded);
