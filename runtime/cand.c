@@ -696,6 +696,8 @@ typedef struct gen {
     int *io_in, *io_out;    /* a kernel's inputs and outputs, for them */
     unsigned *iomark, iostamp;
     int *ebuf;              /* emit's kernel after strip_glue */
+    const byoc_pattern_decl *cut;   /* a pattern whose matching passed */
+    int cut_root;                   /* BX_MATCH_MAX_STEPS, at this root */
 } gen;
 
 static void record_fail(gen *G, const int *v, int n, const byoc_pattern_decl *p, int clause)
@@ -1129,9 +1131,12 @@ static void match_pattern(gen *G, const op_index *ix, const byoc_pattern_decl *p
     if (roots.n > 1)
         sort_ints(roots.v, (size_t)roots.n);
     match_ctx mc = {G, p, named};
-    for (int i = 0; i < roots.n; i++)
-        if (i == 0 || roots.v[i] != roots.v[i - 1])
-            bx_match_at(G->g, p, roots.v[i], on_match, &mc);
+    for (int i = 0; i < roots.n && !G->cut; i++)
+        if ((i == 0 || roots.v[i] != roots.v[i - 1])
+            && bx_match_at(G->g, p, roots.v[i], on_match, &mc) < 0) {
+            G->cut = p;
+            G->cut_root = roots.v[i];
+        }
     free(roots.v);
 }
 
@@ -2228,13 +2233,15 @@ static void gen_target(gen *G, const op_index *ix)
     const byoc_registry *reg = G->reg;
     const byoc_target_decl *t = G->t;
     int np = byoc_target_pattern_count(reg, t);
-    for (int i = 0; i < np; i++)
+    for (int i = 0; i < np && !G->cut; i++)
         match_pattern(G, ix, byoc_target_pattern_at(reg, t, i), true);
     if (byoc_target_supports_all(reg, t))
         add_singletons(G);
     int nr = byoc_target_rule_count(reg, t);
-    for (int i = 0; i < nr; i++)
+    for (int i = 0; i < nr && !G->cut; i++)
         match_pattern(G, ix, byoc_target_rule_at(reg, t, i), false);
+    if (G->cut)
+        return;
     size_t nbase = G->n;
     if (G->fusion != BYOC_FUSION_NONE)
         combine_rounds(G);
@@ -2309,6 +2316,25 @@ static void uncovered_error(const byoc_graph *g, const byoc_registry *reg,
         bx_error_set(err, src, line, col,
                      "no candidate for %s: no selected target supports op '%s'", who, op);
     }
+}
+
+/* A pattern whose matching at one root passed BX_MATCH_MAX_STEPS: its
+ * alternatives multiply past what any real pattern has. */
+static void too_many_matches(const byoc_graph *g, const byoc_target_decl *t,
+                             const byoc_pattern_decl *p, int root, byoc_error *err)
+{
+    const char *name = byoc_node_name(g, root);
+    char who[96];
+    if (name)
+        snprintf(who, sizeof who, "%s", name);
+    else
+        snprintf(who, sizeof who, "node %d", root);
+    bx_error_set(err, byoc_graph_source(g), byoc_node_line(g, root), byoc_node_col(g, root),
+                 "%s%s%s of target '%s' (%s:%d) takes more than %d steps to match %s; its "
+                 "alternatives multiply past byoc's limit",
+                 p->name ? "pattern '" : "a supports rule", p->name ? p->name : "",
+                 p->name ? "'" : "", t->name, p->file ? p->file : "?", p->line,
+                 BX_MATCH_MAX_STEPS, who);
 }
 
 /* ---- the whole set ------------------------------------------------------------ */
@@ -2413,15 +2439,19 @@ static int cands_build(bx_cand_set *out, const byoc_graph *g, const byoc_registr
     for (int i = 0; i < nn; i++)
         w[i] = (why){NULL, -1, -1, -1, -1};
     bool *covered = xcalloc((size_t)nn, sizeof *covered);
-    for (int ti = 0; ti < ntargets; ti++) {
+    int rc = 0;
+    for (int ti = 0; ti < ntargets && rc == 0; ti++) {
         gen G;
         gen_init(&G, g, reg, targets[ti], ti, out, &s, w, covered);
         G.reference = reference;
         gen_target(&G, &ix);
+        if (G.cut) {
+            too_many_matches(g, targets[ti], G.cut, G.cut_root, err);
+            rc = -1;
+        }
         gen_free(&G);
     }
     sort_cands(out);
-    int rc = 0;
     for (int i = 0; i < nn && rc == 0; i++)
         if (is_call(g, i) && !covered[i]) {
             uncovered_error(g, reg, targets, ntargets, &ix, &w[i], i, err);
@@ -2431,6 +2461,8 @@ static int cands_build(bx_cand_set *out, const byoc_graph *g, const byoc_registr
     free(w);
     index_free(&ix);
     scratch_free(&s);
+    if (rc != 0)
+        bx_cands_free(out);     /* nothing of a failed build is the caller's */
     return rc;
 }
 

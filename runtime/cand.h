@@ -80,7 +80,8 @@ typedef struct bx_cand_set {
  * 0; or -1 with err set when some call is in no candidate at all, naming
  * the first such node (its op and source location) and why (no selected
  * target supports the op; or the rules that name it failed, with the
- * first failing clause). */
+ * first failing clause), or when a pattern's matching at one node passed
+ * BX_MATCH_MAX_STEPS (match.h); out then holds nothing. */
 int bx_cands_build(bx_cand_set *out, const byoc_graph *g, const byoc_registry *reg,
                    const byoc_target_decl *const *targets, int ntargets, byoc_error *err);
 void bx_cands_free(bx_cand_set *s);

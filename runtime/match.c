@@ -38,6 +38,8 @@ typedef struct mstate {
     bool stop;
     bx_mismatch *why;         /* diagnosing: the furthest failure so far */
     int focus;                /* diagnosing: the node the user asks about */
+    long steps;               /* goals tried, up to BX_MATCH_MAX_STEPS */
+    bool cut;                 /* ... and it passed that */
 } mstate;
 
 static void solve(mstate *s, const goal *gl);
@@ -197,6 +199,10 @@ static void solve(mstate *s, const goal *gl)
 {
     if (s->stop)
         return;
+    if (++s->steps > BX_MATCH_MAX_STEPS) {
+        s->cut = s->stop = true;
+        return;
+    }
     if (!gl) {
         report(s);
         return;
@@ -323,7 +329,7 @@ static int match_run(const byoc_graph *g, const byoc_pattern_decl *p, int root,
     goal first = {p->root, root, NULL};
     solve(&s, &first);
     free(mem);
-    return s.count;
+    return s.cut ? -1 : s.count;
 }
 
 int bx_match_at(const byoc_graph *g, const byoc_pattern_decl *p, int root, bx_match_fn fn,

@@ -24,10 +24,17 @@ typedef struct bx_match {
  * Return nonzero to stop the enumeration. */
 typedef int (*bx_match_fn)(const bx_match *m, void *ctx);
 
+/* The most goals one enumeration (one pattern at one root) may try.
+ * Alternatives multiply: a spec whose alternatives nest 30 deep, each
+ * naming the one below twice, has 2^30 ways to match one node, all alike.
+ * The bundled backends' patterns try at most 60 (doc/limits.md). */
+#define BX_MATCH_MAX_STEPS 1000000
+
 /* Enumerate every match of p rooted at graph node root, before the
  * predicate: alternatives yield all their matches, commutative calls both
  * argument orders, a node referenced twice in the pattern must be one
- * graph node.  Returns the number of matches reported (up to a stop). */
+ * graph node.  Returns the number of matches reported (up to a stop), or
+ * -1 when the enumeration passed BX_MATCH_MAX_STEPS and was cut short. */
 int bx_match_at(const byoc_graph *g, const byoc_pattern_decl *p, int root, bx_match_fn fn,
                 void *ctx);
 

@@ -360,6 +360,44 @@ START_TEST(commutative_calls)
 }
 END_TEST
 
+/* A tuple of 25 references to one relu, under a relu. */
+static int tuple_of_25(void)
+{
+    byoc_error err;
+    int r = call("nn.relu", input(), -1);
+    int fields[25];
+    for (int i = 0; i < 25; i++)
+        fields[i] = r;
+    int t = byoc_graph_add_tuple(g, fields, 25, &err);
+    ck_assert_msg(t >= 0, "%s", err.msg);
+    return call("nn.relu", t, -1);
+}
+
+START_TEST(multiplying_alternatives_are_cut)
+{
+    const byoc_target_decl *many = byoc_registry_target(reg, "many");
+    ck_assert_ptr_nonnull(many);
+    int root = tuple_of_25();
+    ck_assert_int_eq(bx_match_at(g, &many->patterns[0], root, NULL, NULL), -1);
+    /* The search over that target stops with an error at the node. */
+    byoc_graph_set_loc(g, root, 3, 5);
+    byoc_graph_set_source(g, "m.relay");
+    const char *targets[] = {"many", "native"};
+    byoc_partition_options o;
+    byoc_partition_options_init(&o);
+    o.targets = targets;
+    o.ntargets = 2;
+    byoc_error err;
+    ck_assert_ptr_null(byoc_partition_graph(g, &o, &err));
+    char buf[1024];
+    byoc_error_format(&err, buf, sizeof buf);
+    ck_assert_msg(strstr(buf, "m.relay:3:5: error: pattern 'multiplying' of target 'many' ("),
+                  "%s", buf);
+    ck_assert_msg(strstr(buf, "takes more than 1000000 steps to match node 3; its "
+                              "alternatives multiply past byoc's limit"), "%s", buf);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("match");
@@ -379,6 +417,10 @@ static Suite *suite(void)
     tcase_add_test(core, attribute_equality);
     tcase_add_test(core, commutative_calls);
     suite_add_tcase(s, core);
+    TCase *errors = tcase_create("Errors");
+    tcase_add_checked_fixture(errors, setup, teardown);
+    tcase_add_test(errors, multiplying_alternatives_are_cut);
+    suite_add_tcase(s, errors);
     return s;
 }
 
