@@ -4,7 +4,8 @@
 # to what the run needs, a megabyte apart: every run must exit 0, or 1 with
 # "out of memory" on standard error; a signal (abort) or any other status
 # fails.  The model is a stack of transformer encoder layers made here, so
-# that the readers, candidates, costs and the search all allocate.
+# that the readers, candidates, costs and the search all allocate.  Then
+# the same, more coarsely, for an ONNX model and for byocc.
 set -u
 : "${BYOC:?}" "${top_srcdir:?}"
 case "${BYOC_SAN_FLAGS:-}" in
@@ -75,5 +76,54 @@ done
     || bad "no limit was too small: the test proves nothing"
 [ -n "$done_at" ] && cmp -s "$tmp/out" "$tmp/full" && ok "enough memory gives the same output" \
     || bad "no run succeeded under the limits, or its output differs"
+# The same for the other readers of untrusted input: an ONNX model of
+# shape computations through byoc, and a backend description through
+# byocc, from the least limit under which each starts, STEP_KB apart.
+# sweep NAME STEP_KB COMMAND...: every run exits 0, or 1 with "out of memory".
+sweep() {
+    name=$1 step=$2
+    shift 2
+    "$BYOC" "$@" >"$tmp/full" 2>&1 || { bad "$name: unlimited run: $(head -c 300 "$tmp/full")"; return; }
+    lo=1024
+    while [ $lo -le 1048576 ]; do
+        limited $lo "$@"
+        [ $st -eq 0 ] && break
+        [ $st -eq 1 ] && grep -q 'out of memory' "$tmp/err" && break
+        lo=$((lo + step))
+    done
+    n=0 oom=0 other=0 kb=$lo
+    while [ $n -lt 200 ]; do
+        limited $kb "$@"
+        n=$((n + 1))
+        if [ $st -eq 0 ]; then
+            break
+        elif [ $st -eq 1 ] && grep -q 'out of memory' "$tmp/err"; then
+            oom=$((oom + 1))
+        else
+            other=$((other + 1))
+            echo "$name under $kb KB: exit $st: $(head -c 300 "$tmp/err")"
+        fi
+        kb=$((kb + step))
+    done
+    [ $other -eq 0 ] && [ $oom -gt 0 ] && [ $st -eq 0 ] &&
+        ok "$name: $oom limits reported as out of memory, none aborted, then success" ||
+        bad "$name: $other runs ended otherwise; $oom out of memory; last exit $st"
+}
+# limited runs $BYOC: byocc is run by naming it so for the sweep.
+if [ -n "${BYOCC:-}" ]; then
+    BYOC_SAVED=$BYOC
+    BYOC=$BYOCC
+    sweep "byocc tensorrt.byoc" 64 -I "$top_srcdir/examples" -o "$tmp/t.c" \
+        "$top_srcdir/examples/tensorrt.byoc"
+    BYOC=$BYOC_SAVED
+fi
+gen=${top_builddir:-.}/tests/onnx/gen_onnx
+if [ -x "$gen" ]; then
+    "$gen" chains 200 "$tmp/chains.onnx"
+    sweep "partition chains.onnx" 512 partition "$tmp/chains.onnx"
+else
+    echo "SKIP: the ONNX sweep (no tests/onnx/gen_onnx: built without ONNX)"
+fi
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
