@@ -105,6 +105,8 @@ struct byoc_graph {
     int *cons_start, *cons;
     int cons_n;                 /* node count they were built for; -1 stale */
     long infer_visits;          /* nodes typed by inference, over the graph's life */
+    long split_fields;          /* fields of split's int-sections results, in all
+                                   (infer.c bounds them by BYOC_MAX_FIELDS) */
     int typed;                  /* nodes [0, typed) typed by bx_graph_infer_new */
     /* Notes from readers and inference: unmapped ops, untyped nodes. */
     const char **notes;

@@ -1477,6 +1477,12 @@ static bool rule_split(rule_ctx *c)
         if (d >= 0 && d % n != 0)
             return fail(c, "%lld sections do not divide axis %d of %lld", (long long)n, a,
                         (long long)d);
+        /* A number in the text makes n fields: bounded for the whole graph
+         * too, or a few bytes per call could ask for gigabytes. */
+        if (c->g->split_fields > MAX_FIELDS - n)
+            return fail(c, "%lld sections take the graph's splits past %d fields in all",
+                        (long long)n, MAX_FIELDS);
+        c->g->split_fields += n;
         byoc_tensor_type *f = begin_tuple(c, (int)n);
         for (int i = 0; i < n; i++) {
             f[i] = *t;

@@ -323,6 +323,18 @@ START_TEST(hostile_inputs_are_located)
                             "  reshape(%x, newshape=[4611686018427387904, 4, 0])\n}\n");
     ck_assert(has_note(g, "the element count overflows 64 bits"));
     byoc_graph_destroy(g);
+
+    /* A split's sections come from a number in the text: a few bytes a
+     * call.  The graph's splits hold at most BYOC_MAX_FIELDS fields. */
+    g = read_ok("def @main(%x: Tensor[(1, 400000), float32]) {\n"
+                "  %0 = split(%x, indices_or_sections=400000, axis=1);\n"
+                "  %1 = split(%x, indices_or_sections=400000, axis=1);\n"
+                "  %2 = split(%x, indices_or_sections=400000, axis=1);\n"
+                "  (%0, %1, %2)\n}\n");
+    ck_assert_int_eq(byoc_node_field_count(g, 1), 400000);
+    ck_assert_int_eq(byoc_node_field_count(g, 2), 400000);
+    ck_assert(has_note(g, "400000 sections take the graph's splits past 1000000 fields in all"));
+    byoc_graph_destroy(g);
 }
 END_TEST
 
