@@ -2461,8 +2461,6 @@ static int cands_build(bx_cand_set *out, const byoc_graph *g, const byoc_registr
     free(w);
     index_free(&ix);
     scratch_free(&s);
-    if (rc != 0)
-        bx_cands_free(out);     /* nothing of a failed build is the caller's */
     return rc;
 }
 

@@ -81,7 +81,8 @@ typedef struct bx_cand_set {
  * the first such node (its op and source location) and why (no selected
  * target supports the op; or the rules that name it failed, with the
  * first failing clause), or when a pattern's matching at one node passed
- * BX_MATCH_MAX_STEPS (match.h); out then holds nothing. */
+ * BX_MATCH_MAX_STEPS (match.h).  Either way out is the caller's to free
+ * with bx_cands_free (its stats say what was tried). */
 int bx_cands_build(bx_cand_set *out, const byoc_graph *g, const byoc_registry *reg,
                    const byoc_target_decl *const *targets, int ntargets, byoc_error *err);
 void bx_cands_free(bx_cand_set *s);

@@ -753,6 +753,7 @@ int bx_session_open(bx_session *s, const byoc_graph *g, const byoc_partition_opt
         return -1;
     double t0 = now_seconds();
     if (bx_cands_build(&s->cands, g, s->reg, s->targets, s->ntargets, err) < 0) {
+        bx_cands_free(&s->cands);
         free(s->targets);
         s->targets = NULL;
         return -1;
