@@ -292,6 +292,7 @@ struct decl {
     bx_hash *opt_index;    /* target: option name -> index in options */
     decl *parent_decl;
     bool checked, checking;
+    int chain;             /* target: targets in its refinement chain, itself included */
     vec options;           /* flattened: option_info * */
     int ninherited;
     struct target_info *info;

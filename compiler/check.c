@@ -519,6 +519,12 @@ static void check_setting(compilation *c, decl *d, titem *it)
 static void check_options(compilation *c, decl *d)
 {
     if (d->parent_decl && d->parent_decl->kind == D_TARGET) {
+        /* Each target of a chain copies every option above it: counted
+         * like expansion, so a long chain under many options is bounded. */
+        c->expanding = bx_arena_printf(A, "the options target '%s' inherits", d->name);
+        c->expanding_at = d->parent_at;
+        if (!charge(c, (size_t)d->parent_decl->options.n))
+            return;
         for (int i = 0; i < d->parent_decl->options.n; i++) {
             option_info *o = BX_NEW(A, option_info);
             *o = *(option_info *)d->parent_decl->options.v[i];
@@ -916,6 +922,7 @@ static void check_target(compilation *c, decl *d, int depth)
     if (p && p->kind == D_TARGET && !p->checked && !p->checking && depth >= BYOCC_MAX_REFINE) {
         ERR(d->parent_at, "target '%s' refines a chain of more than %d targets", d->name,
             BYOCC_MAX_REFINE);
+        d->chain = -1;          /* the targets refining it are not reported again */
         p = NULL;
     } else if (!p || !visible_from(d->file, p)) {
         ERR(d->parent_at, "unknown parent '%s' of target '%s'", d->parent, d->name);
@@ -934,8 +941,22 @@ static void check_target(compilation *c, decl *d, int depth)
                 check_target(c, p, depth + 1);
             }
         }
+        /* The recursion above is bounded by depth; a chain declared
+         * parents first never recurses, so its length is counted too. */
+        if (p && p->kind == D_TARGET && p->chain >= BYOCC_MAX_REFINE) {
+            ERR(d->parent_at, "target '%s' refines a chain of more than %d targets", d->name,
+                BYOCC_MAX_REFINE);
+            d->chain = -1;      /* its own refinements are not reported again */
+            p = NULL;
+        } else if (p && p->kind == D_TARGET && p->chain < 0) {
+            d->chain = -1;
+            p = NULL;
+        }
         d->parent_decl = p;
     }
+    if (d->chain == 0)
+        d->chain = d->parent_decl && d->parent_decl->kind == D_TARGET
+                       ? d->parent_decl->chain + 1 : 1;
     check_options(c, d);
 
     bx_hash names, passes;
