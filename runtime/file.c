@@ -25,9 +25,15 @@ char *bx_read_file(const char *path, size_t *size, byoc_error *err)
     /* A folder opens but cannot be read; say so rather than "cannot read".
      * Pipes and devices are read like files, as far as the size limit. */
     struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    bool known = fstat(fileno(f), &st) == 0;
+    if (known && S_ISDIR(st.st_mode)) {
         fclose(f);
         bx_error_set(err, path, 0, 0, "is a folder, not a file");
+        return NULL;
+    }
+    if (known && S_ISREG(st.st_mode) && (uintmax_t)st.st_size > BX_MAX_FILE) {
+        fclose(f);
+        bx_error_set(err, path, 0, 0, "larger than %zu bytes, the most byoc reads", BX_MAX_FILE);
         return NULL;
     }
     size_t cap = 1 << 16, n = 0, got;
@@ -36,6 +42,7 @@ char *bx_read_file(const char *path, size_t *size, byoc_error *err)
         fclose(f);
         bx_oom();
     }
+    errno = 0;
     while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
         n += got;
         if (n > BX_MAX_FILE) {
@@ -46,21 +53,24 @@ char *bx_read_file(const char *path, size_t *size, byoc_error *err)
             return NULL;
         }
         if (n == cap) {
-            char *nb = realloc(buf, cap * 2);
+            /* One byte past the limit is enough to know it was passed. */
+            size_t want = cap <= BX_MAX_FILE / 2 ? cap * 2 : BX_MAX_FILE + 1;
+            char *nb = realloc(buf, want);
             if (!nb) {
                 free(buf);
                 fclose(f);
                 bx_oom();
             }
             buf = nb;
-            cap *= 2;
+            cap = want;
         }
     }
-    int bad = ferror(f) ? errno : 0;
+    bool bad = ferror(f);
+    int why = errno ? errno : EIO;
     fclose(f);
-    if (bad || n > BX_MAX_FILE) {
+    if (bad) {
         free(buf);
-        bx_error_set(err, path, 0, 0, "cannot read the file: %s", strerror(bad ? bad : EIO));
+        bx_error_set(err, path, 0, 0, "cannot read the file: %s", strerror(why));
         return NULL;
     }
     *size = n;

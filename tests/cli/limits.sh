@@ -83,5 +83,18 @@ awk 'BEGIN { printf "def @main(%%x: Tensor[(1), float32]) {\n  %%0 = ("
 "$BYOC" info "$tmp/huge.relay" >"$tmp/out" 2>"$tmp/err"; rc=$?
 if [ $rc = 1 ] && grep -q "huge.relay:2:4000009: error: a tuple of more than 1000000 fields (byoc's limit)" "$tmp/err"; then
     ok "the field limit is a located error"; else bad "the field limit is a located error (rc $rc)"; cat "$tmp/err"; fi
+# A file past the 2 GiB a model may hold, and a folder: an error naming
+# the file, at once (the sparse file is refused by its size, unread).
+if truncate -s 2147483648 "$tmp/big.relay" 2>/dev/null; then
+    "$BYOC" info "$tmp/big.relay" >"$tmp/out" 2>"$tmp/err"; rc=$?
+    if [ $rc = 1 ] && grep -q "big.relay: error: larger than 2147483647 bytes, the most byoc reads" "$tmp/err"; then
+        ok "a 2 GiB file is refused by its size"; else bad "a 2 GiB file (rc $rc)"; cat "$tmp/err"; fi
+    rm -f "$tmp/big.relay"
+else
+    echo "SKIP: no sparse 2 GiB file here"
+fi
+"$BYOC" info "$tmp" >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q ": error: is a folder, not a file" "$tmp/err" && ok "a folder is refused" \
+    || { bad "a folder (rc $rc)"; cat "$tmp/err"; }
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]
