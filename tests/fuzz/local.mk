@@ -32,6 +32,8 @@ tests_fuzz_replay_byoc_LDADD = compiler/libbyocc.la
 $(tests_fuzz_replay_byoc_OBJECTS): grammar/parser.h grammar/lexer.h
 
 TESTS += tests/fuzz/regress.sh
+# regress.sh compiles what byocc accepts, as the compile-and-run tests do.
+AM_TESTS_ENVIRONMENT += BYOC_CC='$(CC)'; export BYOC_CC;
 EXTRA_DIST += tests/fuzz/regress.sh tests/fuzz/fuzz.sh tests/fuzz/README.md \
 	tests/fuzz/relay.dict tests/fuzz/onnx.dict tests/fuzz/byoc.dict tests/fuzz/onnx_seeds.py \
 	tests/fuzz/regressions

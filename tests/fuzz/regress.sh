@@ -7,7 +7,8 @@
 # NAME, the installed relay.byoc importable), NAME.err holds the exact
 # standard error expected: empty when the input is fine, else a located
 # error.  The exit status must be 1 when NAME.err holds an error, else 0;
-# no signal, no sanitizer report, no output file from a failed byocc.
+# no signal, no sanitizer report, no output file from a failed byocc, and
+# what byocc accepts compiles with $BYOC_CC -std=c11 -Werror -pedantic.
 # Then every input runs through the harnesses' own code (tests/fuzz/replay-*,
 # the libFuzzer targets' code with a plain main), which must not fail.
 # BYOC_REGEN=1 rewrites the .err files from what the tools print.
@@ -15,7 +16,8 @@ set -u
 : "${BYOC:?}" "${BYOCC:?}" "${top_srcdir:?}" "${top_builddir:?}"
 dir=$top_srcdir/tests/fuzz/regressions
 tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
 pass=0 fail=0 skip=0
 ok() { echo "PASS: $1"; pass=$((pass + 1)); }
 bad() { echo "FAIL: $1"; fail=$((fail + 1)); }
@@ -61,6 +63,14 @@ for f in "$dir"/relay/*.relay "$dir"/onnx/*.onnx "$dir"/byoc/*.byoc; do
     fi
     if ! diff -u "$exp" "$tmp/err" >"$tmp/diff"; then
         why="${why:+$why; }standard error differs"
+    fi
+    # What byocc accepts must be C that compiles strictly (a string of the
+    # spec once closed a comment in the generated code).
+    if [ "$fmt" = byoc ] && [ "$rc" -eq 0 ] && [ -n "${BYOC_CC:-}" ] &&
+        ! $BYOC_CC -std=c11 -Wall -Wextra -Werror -pedantic -fsyntax-only \
+            -I"$top_srcdir/include" -I"$top_builddir/include" "$tmp/out.c" >"$tmp/cc" 2>&1; then
+        why="${why:+$why; }the generated C does not compile"
+        cat "$tmp/cc" >>"$tmp/diff"
     fi
     if [ -z "$why" ]; then
         ok "$name"
