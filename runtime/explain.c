@@ -304,7 +304,8 @@ static bool explain_pattern(FILE *f, const bx_session *s, const byoc_target_decl
     collect c = {.node = node, .g = g, .p = p,
                  .options = byoc_target_options(s->reg, t), .noptions = t->noptions};
     for (int i = 0; i < nroots; i++)
-        bx_match_at(g, p, roots[i], on_match, &c);
+        if (bx_match_at(g, p, roots[i], on_match, &c) < 0)
+            break;      /* its alternatives multiply: the search refuses it too */
     fprintf(f, "    ");
     print_pattern_name(f, p);
     if (c.held) {
@@ -334,7 +335,10 @@ static bool explain_pattern(FILE *f, const bx_session *s, const byoc_target_decl
     int best_root = -1;
     for (int i = 0; i < nroots; i++) {
         bx_mismatch w;
-        if (bx_match_diagnose(g, p, roots[i], node, &w) > 0 || w.kind == BX_MISMATCH_NONE)
+        int nm = bx_match_diagnose(g, p, roots[i], node, &w);
+        if (nm < 0)
+            break;      /* cut short (BX_MATCH_MAX_STEPS): no more roots */
+        if (nm > 0 || w.kind == BX_MISMATCH_NONE)
             continue;
         /* Only attempts that reached the node say something about it;
          * among them, the one that got furthest. */

@@ -27,8 +27,9 @@ typedef int (*bx_match_fn)(const bx_match *m, void *ctx);
 /* The most goals one enumeration (one pattern at one root) may try.
  * Alternatives multiply: a spec whose alternatives nest 30 deep, each
  * naming the one below twice, has 2^30 ways to match one node, all alike.
- * The bundled backends' patterns try at most 60 (doc/limits.md). */
-#define BX_MATCH_MAX_STEPS 1000000
+ * The bundled backends' patterns try at most 60; the bound keeps the
+ * matching of a whole graph linear in its nodes (doc/limits.md). */
+#define BX_MATCH_MAX_STEPS 100000
 
 /* Enumerate every match of p rooted at graph node root, before the
  * predicate: alternatives yield all their matches, commutative calls both
@@ -64,7 +65,7 @@ typedef struct bx_mismatch {
 /* Try p at root and describe in *why the furthest failure of an attempt
  * that reached graph node focus (matched it, or failed on it), else the
  * furthest failure of any attempt; returns the number of matches (0 when
- * it failed everywhere). */
+ * it failed everywhere), or -1 when cut short as bx_match_at is. */
 int bx_match_diagnose(const byoc_graph *g, const byoc_pattern_decl *p, int root, int focus,
                       bx_mismatch *why);
 
