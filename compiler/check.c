@@ -1042,6 +1042,7 @@ struct scope {
     bx_hash bound;        /* name -> its first binding */
     vec *genvars, *genvals;
     int depth;            /* let expansion depth */
+    let_ast *lets[65];    /* the lets being expanded, outermost first */
     int nesting;          /* lower()'s recursion */
     int steps;            /* lower()'s calls and what they do */
     bool failed;          /* a limit was passed: lowering stops */
@@ -1206,7 +1207,13 @@ static int expand_let(scope *s, let_ast *let, vec *args, loc at, letenv *env)
         return -1;
     }
     if (s->depth > 64) {
-        ERR(at, "'%s' expands itself without end", let->name);
+        bool self = false;
+        for (int i = 0; i < s->depth && !self; i++)
+            self = s->lets[i] == let;
+        if (self)
+            ERR(at, "'%s' expands itself without end", let->name);
+        else
+            ERR(at, "expanding '%s' nests lets inside lets more than 64 deep", let->name);
         return -1;
     }
     letenv inner = {let, BX_NEWN(A, int, args->n + 1), env, at};
@@ -1217,7 +1224,7 @@ static int expand_let(scope *s, let_ast *let, vec *args, loc at, letenv *env)
         s->let = let->name;
         s->let_at = at;
     }
-    s->depth++;
+    s->lets[s->depth++] = let;
     /* The body sees its parameters, not the caller's. */
     letenv body = inner;
     body.up = NULL;
