@@ -12,7 +12,8 @@
 # libFuzzer flags come from FUZZ_FLAGS (-jobs=2, -runs=N, ...).  Exit status
 # 1 when a harness found something.
 set -u
-src=${1:?srcdir}; build=${2:?builddir}; secs=${3:?seconds}
+src=$(cd "${1:?srcdir}" && pwd) && build=$(cd "${2:?builddir}" && pwd) || exit 2
+secs=${3:?seconds}
 shift 3
 [ $# -gt 0 ] || set -- relay onnx byoc
 fz=$build/tests/fuzz
@@ -29,6 +30,8 @@ seed() {
     done
 }
 
+# libFuzzer writes its job logs (-jobs=N: fuzz-N.log) where it runs.
+cd "$fz" || exit 2
 for h in "$@"; do
     bin=$fz/fuzz-$h
     if [ ! -x "$bin" ]; then

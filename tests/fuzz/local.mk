@@ -73,7 +73,16 @@ if BYOC_FUZZ
 else
 	@echo "make fuzz: configure with --enable-fuzz CC=clang first" >&2; exit 1
 endif
+# The regression folder ships whole, but only its inputs, their expected
+# diagnostics and gen.py: nothing else left lying in it.
+dist-hook: dist-fuzz-regressions
+dist-fuzz-regressions:
+	find $(distdir)/tests/fuzz/regressions -type f ! -name '*.relay' ! -name '*.onnx' \
+	  ! -name '*.byoc' ! -name '*.err' ! -name gen.py -exec rm -f {} +
+.PHONY: dist-fuzz-regressions
+
+# The corpus is what later runs go on from: only distclean removes it.
 clean-fuzz:
-	-rm -rf tests/fuzz/corpus tests/fuzz/artifacts
-clean-local: clean-fuzz
+	-rm -rf tests/fuzz/corpus tests/fuzz/artifacts tests/fuzz/fuzz-*.log
+distclean-local: clean-fuzz
 .PHONY: fuzz clean-fuzz
