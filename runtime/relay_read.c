@@ -19,6 +19,7 @@
  * checked after it. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <float.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -550,16 +551,45 @@ static int scalar_const(relay_reader *r, byoc_dtype dt, const byoc_value *v, int
     return node;
 }
 
+/* Does v fit dt?  The integer types' ranges (64-bit ones as far as the
+ * int64 value reaches) and the float types' largest finite values. */
+static bool fits(byoc_dtype dt, const byoc_value *v)
+{
+    static const struct { byoc_dtype dt; double lo, hi; } ranges[] = {
+        {BYOC_DT_INT8, -128, 127}, {BYOC_DT_INT16, -32768, 32767},
+        {BYOC_DT_INT32, -2147483648.0, 2147483647.0}, {BYOC_DT_UINT8, 0, 255},
+        {BYOC_DT_UINT16, 0, 65535}, {BYOC_DT_UINT32, 0, 4294967295.0},
+        {BYOC_DT_UINT64, 0, 9223372036854775807.0}, {BYOC_DT_FLOAT16, -65504, 65504},
+        {BYOC_DT_FLOAT32, -FLT_MAX, FLT_MAX},
+    };
+    double x = v->kind == BYOC_V_INT ? (double)v->u.i : v->u.f;
+    for (size_t i = 0; i < sizeof ranges / sizeof *ranges; i++)
+        if (ranges[i].dt == dt)
+            return x >= ranges[i].lo && x <= ranges[i].hi;
+    return true;
+}
+
 static int make_scalar(relay_reader *r, const relay_number_t *n, bool negate, int line, int col)
 {
-    /* Relay's defaults for unsuffixed literals: int32 and float32. */
-    byoc_dtype dt = n->dtype >= 0 ? (byoc_dtype)n->dtype
-                    : n->is_float ? BYOC_DT_FLOAT32 : BYOC_DT_INT32;
+    /* Relay's defaults for unsuffixed literals: int32 and float32; an
+     * integer past int32 is int64, as TVM's parser makes it. */
     byoc_value v = relay_value_number(n, negate);
+    byoc_dtype dt = n->dtype >= 0 ? (byoc_dtype)n->dtype
+                    : n->is_float ? BYOC_DT_FLOAT32
+                    : fits(BYOC_DT_INT32, &v) ? BYOC_DT_INT32 : BYOC_DT_INT64;
     if (n->dtype >= 0 && byoc_dtype_class(dt) == 'f' && v.kind == BYOC_V_INT) {
         double f = (double)v.u.i;
         v.kind = BYOC_V_FLOAT;
         v.u.f = f;
+    }
+    if (!fits(dt, &v)) {
+        if (v.kind == BYOC_V_INT)
+            relay_error_at(r, line, col, "constant %lld out of range for %s", (long long)v.u.i,
+                           byoc_dtype_name(dt));
+        else
+            relay_error_at(r, line, col, "constant %g out of range for %s", v.u.f,
+                           byoc_dtype_name(dt));
+        return -1;
     }
     return scalar_const(r, dt, &v, line, col);
 }
