@@ -2638,6 +2638,7 @@ static int byoc_graph_infer_types_unguarded(byoc_graph *g, byoc_error *err)
         bx_error_set(err, NULL, 0, 0, "no graph");
         return -1;
     }
+    g->split_fields = 0;        /* every node is typed again, counted again */
     for (int i = 0; i < g->n; i++) {
         if (infer_node(g, i, err) < 0)
             return -1;

@@ -24,10 +24,24 @@ typedef void *yyscan_t;
 
 %code {
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "die.h"
 
 /* Bison's default, named here for the message that reports it. */
 #define YYMAXDEPTH 10000
+/* Running out of memory is bx_oom's, not "memory exhausted", which is
+ * left to mean a full stack. */
+#define YYMALLOC relay_parser_malloc
+#define YYFREE free
+static void *relay_parser_malloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p)
+        bx_oom();
+    return p;
+}
 
 #define YYSTYPE RELAY_YYSTYPE
 #define YYLTYPE RELAY_YYLTYPE
