@@ -127,8 +127,10 @@ static bool call_matches(const byoc_graph *g, const byoc_pnode *p, int n)
     return true;
 }
 
-/* Solve the children goals (kids[i] against args[i]) and then the rest. */
-static void solve_kids(mstate *s, const byoc_pnode *p, const int *args, const goal *rest)
+/* Solve the children goals, kids[i] against graph node n's argument i (the
+ * two arguments the other way round when swap), and then the rest.  The
+ * arguments are read in place: a call may have any number of them. */
+static void solve_kids(mstate *s, const byoc_pnode *p, int n, bool swap, const goal *rest)
 {
     goal cells[16];
     goal *heap = NULL, *cell = cells;
@@ -140,7 +142,7 @@ static void solve_kids(mstate *s, const byoc_pnode *p, const int *args, const go
     }
     const goal *list = rest;
     for (int i = p->nkids - 1; i >= 0; i--) {
-        cell[i] = (goal){p->kids[i], args[i], list};
+        cell[i] = (goal){p->kids[i], byoc_node_arg(s->g, n, swap ? 1 - i : i), list};
         list = &cell[i];
     }
     solve(s, list);
@@ -237,16 +239,11 @@ static void solve(mstate *s, const goal *gl)
         break;
     case BYOC_PAT_CALL:
         if (call_matches(g, p, n)) {
-            int args[64];
-            int na = p->nkids > 64 ? 64 : p->nkids;
-            for (int i = 0; i < na; i++)
-                args[i] = byoc_node_arg(g, n, i);
             push_member(s, n);
-            solve_kids(s, p, args, gl->next);
-            if ((p->flags & BYOC_PF_COMMUTE) && na == 2 && args[0] != args[1]) {
-                int swapped[2] = {args[1], args[0]};
-                solve_kids(s, p, swapped, gl->next);
-            }
+            solve_kids(s, p, n, false, gl->next);
+            if ((p->flags & BYOC_PF_COMMUTE) && p->nkids == 2
+                && byoc_node_arg(g, n, 0) != byoc_node_arg(g, n, 1))
+                solve_kids(s, p, n, true, gl->next);
         } else {
             fail_call(s, p, gl->p, n);
         }
@@ -259,12 +256,8 @@ static void solve(mstate *s, const goal *gl)
         break;
     case BYOC_PAT_TUPLE:
         if (byoc_node_kind_of(g, n) == BYOC_N_TUPLE && byoc_node_arg_count(g, n) == p->nkids) {
-            int args[64];
-            int na = p->nkids > 64 ? 64 : p->nkids;
-            for (int i = 0; i < na; i++)
-                args[i] = byoc_node_arg(g, n, i);
             push_member(s, n);
-            solve_kids(s, p, args, gl->next);
+            solve_kids(s, p, n, false, gl->next);
         } else {
             fail(s, BX_MISMATCH_TUPLE, gl->p, n, -1, -1);
         }

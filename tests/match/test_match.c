@@ -398,6 +398,25 @@ START_TEST(multiplying_alternatives_are_cut)
 }
 END_TEST
 
+START_TEST(wide_calls)
+{
+    byoc_error err;
+    const byoc_target_decl *many = byoc_registry_target(reg, "many");
+    const byoc_pattern_decl *rule = byoc_target_rule_at(reg, many, 0);
+    ck_assert_ptr_nonnull(rule);
+    int x = input(), y = input(), args[70];
+    for (int i = 0; i < 70; i++)
+        args[i] = i % 3 ? x : y;
+    int w = byoc_graph_add_call(g, "wide70", args, 70, &err);
+    ck_assert_msg(w >= 0, "%s", err.msg);
+    seen s;
+    memset(&s, 0, sizeof s);
+    ck_assert_int_eq(bx_match_at(g, rule, w, collect, &s), 1);
+    ck_assert_int_eq(s.nmembers[0], 1);
+    ck_assert_int_eq(s.members[0][0], w);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("match");
@@ -416,6 +435,7 @@ static Suite *suite(void)
     tcase_add_test(core, tuples_and_projections);
     tcase_add_test(core, attribute_equality);
     tcase_add_test(core, commutative_calls);
+    tcase_add_test(core, wide_calls);
     suite_add_tcase(s, core);
     TCase *errors = tcase_create("Errors");
     tcase_add_checked_fixture(errors, setup, teardown);
