@@ -33,7 +33,8 @@ enum {
                                          from a template */
     BYOCC_MAX_IMPORT_DEPTH = 64,      /* files importing files */
     BYOCC_MAX_REFINE = 64,            /* targets refining targets */
-    BYOCC_MAX_PATTERN_NODES = 10000,  /* nodes of one lowered pattern */
+    BYOCC_MAX_PATTERN_NODES = 1000,   /* nodes of one lowered pattern: the matcher
+                                         recurses once a node (runtime/match.c) */
     BYOCC_MAX_LOWER_STEPS = 100000,   /* work lowering one pattern */
     BYOCC_MAX_FAMILY = 10000,         /* patterns of one for family */
     BYOCC_MAX_FAMILY_VARS = 64,       /* variables of one for family */
