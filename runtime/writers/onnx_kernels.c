@@ -58,8 +58,10 @@
 
 /* Tensors below this many bytes are written inline. */
 #define INLINE_MAX 1024
-/* The most random data made for one tensor: 4 GiB. */
+/* The most random data made for one tensor, 4 GiB, and in all, 64 GiB
+ * (a graph-only model of tens of billions of weights). */
 #define RANDOM_TENSOR_MAX ((uint64_t)4 << 30)
+#define RANDOM_TOTAL_MAX ((uint64_t)64 << 30)
 /* Offsets in kernels.data are multiples of this. */
 #define DATA_ALIGN 64
 
@@ -275,6 +277,14 @@ Onnx__TensorProto *bx_random_tensor(bx_random_data *d, bx_arena *a, const char *
         return t;
     }
     stored *st = bx_hash_get(&d->stored, bx_sb_str(&id));
+    if (!st && d->size + n * eb > RANDOM_TOTAL_MAX) {
+        bx_sb_free(&id);
+        bx_error_set(err, NULL, 0, 0,
+                     "tensor '%s': the random data of the kernels would pass %llu bytes, the "
+                     "most byoc makes in all", name ? name : "",
+                     (unsigned long long)RANDOM_TOTAL_MAX);
+        return NULL;
+    }
     if (!st) {
         st = BX_NEW(&d->a, stored);
         if (d->failed || !append(d, s, dt, n, &st->offset)) {
