@@ -1,6 +1,6 @@
 /* libFuzzer harness: byocc's front end on a .byoc file held in memory -
- * parse, imports (read from lib/ and examples/ of the source tree, the
- * installed relay.byoc's folder), resolve, check and lower - then the C
+ * parse, imports (read from examples/ and lib/ of the source tree, whatever
+ * the current folder), resolve, check and lower - then the C
  * emitted into memory.  Diagnostics go to /dev/null: an error is a fine
  * outcome; a crash, a sanitizer report, a hang or a leak is a bug.  Each
  * input gets a compilation of its own, freed whole. */
@@ -15,7 +15,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static FILE *sink;
-static const char *datadir, *examples;
+static const char *datadir;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -26,7 +26,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         abort();
     const char *env = getenv("BYOC_DATADIR");
     datadir = env && *env ? env : FUZZ_SRCDIR "/lib";
-    examples = FUZZ_SRCDIR "/examples";
     return 0;
 }
 
@@ -36,8 +35,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     compilation_init(&c);
     c.diag.out = sink;
     c.datadir = datadir;
-    vec_push(&c.arena, &c.include_dirs, (void *)examples);
-    if (resolve_buffer(&c, "fuzz.byoc", (const char *)data, size) == 0 && check(&c) == 0
+    /* Named as if in examples/: relative imports find the bundled specs
+     * there whatever folder the fuzzer runs in. */
+    if (resolve_buffer(&c, FUZZ_SRCDIR "/examples/fuzz.byoc", (const char *)data, size) == 0
+        && check(&c) == 0
         && c.diag.errors == 0) {
         char *cbuf = NULL, *hbuf = NULL;
         size_t clen = 0, hlen = 0;
