@@ -787,8 +787,8 @@ static void yyerror(YYLTYPE *l, yyscan_t scanner, parse_ctx *ctx, const char *ms
     /* The only message left to yyerror: the stack is full (YYMAXDEPTH). */
     if (strcmp(msg, "memory exhausted") == 0)
         diag_error(ctx->diag, L(*l),
-                   "expression or pattern nested too deeply (more than %d levels)",
-                   BYOCC_MAX_DEPTH);
+                   "expression or pattern nested too deeply for the parser (its stack holds "
+                   "%d entries)", YYMAXDEPTH);
     else
         diag_error(ctx->diag, L(*l), "%s", msg);
 }
