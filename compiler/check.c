@@ -81,6 +81,10 @@ static void suggest(compilation *c, loc at, const char *name, const char *const 
 
 static void suggest_hash(compilation *c, loc at, const char *name, const bx_hash *h)
 {
+    /* Each hint scans every name: only for the first errors, so that a
+     * file of many mistakes against many names stays fast. */
+    if (c->diag.errors > 20)
+        return;
     if (stopped(c))
         return;
     suggester sg;

@@ -80,12 +80,7 @@ void suggest_offer(suggester *s, const char *candidate)
 {
     if (!candidate || strcmp(candidate, s->name) == 0)
         return;
-    /* Names whose lengths differ by more than the limit are that far
-     * apart already. */
-    size_t a = strlen(s->name), b = strlen(candidate);
-    if ((a > b ? a - b : b - a) > (size_t)s->limit)
-        return;
-    int d = bx_edit_distance(s->name, candidate);
+    int d = bx_edit_distance_within(s->name, candidate, s->limit);
     if (d < s->bestd) {
         s->bestd = d;
         s->best = candidate;

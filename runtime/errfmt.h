@@ -20,6 +20,10 @@ void bx_error_set(byoc_error *e, const char *file, int line, int col,
 /* Optimal string alignment distance: insertions, deletions, substitutions
  * and swaps of neighbours each count one ("cdua" is one edit from "cuda"). */
 int bx_edit_distance(const char *a, const char *b);
+/* The same when it is at most max, else max + 1, in time that stops as
+ * soon as no alignment can stay within max: what "did you mean" needs
+ * when it offers thousands of names. */
+int bx_edit_distance_within(const char *a, const char *b, int max);
 
 /* "Did you mean": offer candidate names one by one, then read best.  A
  * candidate is kept when it is within two edits of word (and closer than

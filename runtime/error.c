@@ -75,6 +75,48 @@ int bx_edit_distance(const char *a, const char *b)
     return d[n][m];
 }
 
+int bx_edit_distance_within(const char *a, const char *b, int max)
+{
+    size_t n = strlen(a), m = strlen(b);
+    if (max < 0)
+        max = 0;
+    int big = max + 1;
+    if ((n > m ? n - m : m - n) > (size_t)max || n > MAX_WORD || m > MAX_WORD)
+        return big;
+    /* Rows i - 2, i - 1 and i of the table, cells past max held at big;
+     * a row all past max ends it, as no later row can come back. */
+    int rows[3][MAX_WORD + 1];
+    int *pp = rows[0], *p = rows[1], *c = rows[2];
+    for (size_t j = 0; j <= m; j++) {
+        pp[j] = big;
+        p[j] = (int)j <= max ? (int)j : big;
+    }
+    for (size_t i = 1; i <= n; i++) {
+        c[0] = (int)i <= max ? (int)i : big;
+        int least = c[0];
+        for (size_t j = 1; j <= m; j++) {
+            int best = p[j - 1] + (a[i - 1] != b[j - 1]);
+            if (p[j] + 1 < best)
+                best = p[j] + 1;
+            if (c[j - 1] + 1 < best)
+                best = c[j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]
+                && pp[j - 2] + 1 < best)
+                best = pp[j - 2] + 1;
+            c[j] = best < big ? best : big;
+            if (c[j] < least)
+                least = c[j];
+        }
+        if (least >= big)
+            return big;
+        int *t = pp;
+        pp = p;
+        p = c;
+        c = t;
+    }
+    return p[m];
+}
+
 void bx_suggest_init(bx_suggest *s, const char *word)
 {
     s->word = word ? word : "";
@@ -89,7 +131,7 @@ void bx_suggest_offer(bx_suggest *s, const char *candidate)
 {
     if (!candidate || strcmp(candidate, s->word) == 0)
         return;
-    int d = bx_edit_distance(s->word, candidate);
+    int d = bx_edit_distance_within(s->word, candidate, s->dist - 1);
     if (d < s->dist) {
         s->dist = d;
         s->best = candidate;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "errfmt.h"
 #include "hash.h"
 
 START_TEST(arena_alloc_is_zeroed_and_aligned)
@@ -151,7 +152,35 @@ START_TEST(arena_zero_size_and_empty_free)
 }
 END_TEST
 
-static Suite *arena_hash_suite(void)
+static /* The bounded edit distance of "did you mean" agrees with the full one
+ * wherever that is within the bound, on random words of a small alphabet
+ * (so that near misses, swaps included, are common). */
+START_TEST(edit_distance_within_agrees)
+{
+    ck_assert_int_eq(bx_edit_distance_within("cuda", "cdua", 2), 1);
+    ck_assert_int_eq(bx_edit_distance_within("nn.relu", "nn.relux", 1), 1);
+    ck_assert_int_eq(bx_edit_distance_within("abc", "xyz", 2), 3);
+    ck_assert_int_eq(bx_edit_distance_within("", "ab", 3), 2);
+    unsigned seed = 12345;
+    char a[12], b[12];
+    for (int t = 0; t < 20000; t++) {
+        int n = (int)((seed = seed * 1103515245u + 12345u) >> 16) % 10;
+        int m = (int)((seed = seed * 1103515245u + 12345u) >> 16) % 10;
+        for (int i = 0; i < n; i++)
+            a[i] = (char)('a' + ((seed = seed * 1103515245u + 12345u) >> 16) % 3);
+        for (int i = 0; i < m; i++)
+            b[i] = (char)('a' + ((seed = seed * 1103515245u + 12345u) >> 16) % 3);
+        a[n] = b[m] = 0;
+        int full = bx_edit_distance(a, b);
+        for (int max = 0; max <= 4; max++)
+            ck_assert_msg(bx_edit_distance_within(a, b, max) == (full <= max ? full : max + 1),
+                          "'%s' '%s' max %d: %d, full %d", a, b, max,
+                          bx_edit_distance_within(a, b, max), full);
+    }
+}
+END_TEST
+
+Suite *arena_hash_suite(void)
 {
     Suite *s = suite_create("arena_hash");
     TCase *core = tcase_create("Core");
@@ -161,6 +190,7 @@ static Suite *arena_hash_suite(void)
     tcase_add_test(core, hash_put_get);
     tcase_add_test(core, hash_grows_in_insertion_order);
     tcase_add_test(core, hash_str_is_a_function_of_the_bytes);
+    tcase_add_test(core, edit_distance_within_agrees);
     suite_add_tcase(s, core);
     TCase *errors = tcase_create("Errors");
     tcase_add_test(errors, hash_missing_keys);
