@@ -152,7 +152,7 @@ START_TEST(arena_zero_size_and_empty_free)
 }
 END_TEST
 
-static /* The bounded edit distance of "did you mean" agrees with the full one
+/* The bounded edit distance of "did you mean" agrees with the full one
  * wherever that is within the bound, on random words of a small alphabet
  * (so that near misses, swaps included, are common). */
 START_TEST(edit_distance_within_agrees)
@@ -180,7 +180,7 @@ START_TEST(edit_distance_within_agrees)
 }
 END_TEST
 
-Suite *arena_hash_suite(void)
+static Suite *arena_hash_suite(void)
 {
     Suite *s = suite_create("arena_hash");
     TCase *core = tcase_create("Core");

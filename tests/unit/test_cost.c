@@ -62,7 +62,8 @@ static void teardown(void)
 }
 
 static const byoc_peak peaks[] = {{BYOC_DT_FLOAT32, 10e12}, {BYOC_DT_FLOAT16, 40e12}};
-static const byoc_device_decl gpu = {"gpu", 2, peaks, 1e12, 5e-6};
+static const byoc_device_decl gpu = {.name = "gpu", .npeaks = 2, .peaks = peaks,
+                                     .bandwidth = 1e12, .launch = 5e-6};
 
 START_TEST(boundary_of_one_op)
 {
@@ -103,7 +104,7 @@ START_TEST(peaks_and_devices)
     ck_assert_double_eq_tol(bx_cost_roofline(&gpu, 1, &io), 5e-6 + 1e9 / 10e12, 1e-15);
     io.dtype = BYOC_DT_FLOAT16;
     ck_assert_double_eq_tol(bx_cost_roofline(&gpu, 1, &io), 5e-6 + 1e9 / 40e12, 1e-15);
-    const byoc_device_decl none = {"none", 0, NULL, 1e9, 0};
+    const byoc_device_decl none = {.name = "none", .bandwidth = 1e9};
     ck_assert(isinf(bx_cost_roofline(&none, 1, &io)));
     io.flops = 0;
     io.in_bytes = 1e9;
