@@ -14,6 +14,9 @@
 const byoc_registry *fuzz_registry(void);
 FILE *fuzz_sink(void);
 
+/* libFuzzer's hook, shared by the model harnesses: makes the above. */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
 /* A hash of the input, which picks the target set and strategy so that
  * one input always takes the same path. */
 uint32_t fuzz_hash(const uint8_t *data, size_t size);
