@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Small ONNX seeds for the ONNX fuzzer (tests/fuzz/fuzz.sh): one model per
-op type of the reader's table, each a single node on small float inputs,
+op type of the reader's tables and domain (the default one and
+com.microsoft), each a single node on small float inputs,
 with the attributes and constant inputs its converter looks for.  Many are
 not valid models; they are starting points for mutation, not tests.
 
@@ -78,7 +79,7 @@ BINARY = {"Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Sum", "Mean", "Equal
           "BitShift"}
 
 
-def model(op):
+def model(op, domain):
     x = helper.make_tensor_value_info("x", F, [1, 3, 8, 8])
     inputs, inits = ["x"], []
     graph_inputs = [x]
@@ -92,13 +93,6 @@ def model(op):
         name = "c%d" % i
         inits.append(numpy_helper.from_array(v, name))
         inputs.append(name)
-    domain = "com.microsoft" if op in ("FusedConv", "FusedMatMul", "Attention", "BiasGelu",
-                                        "FastGelu", "SkipLayerNormalization", "Gelu",
-                                        "QLinearAdd", "QLinearSigmoid", "EmbedLayerNormalization",
-                                        "MultiHeadAttention", "QuickGelu", "BiasAdd",
-                                        "SkipSimplifiedLayerNormalization",
-                                        "SimplifiedLayerNormalization", "RotaryEmbedding",
-                                        "GroupQueryAttention", "MatMulNBits") else ""
     node = helper.make_node(op, inputs, ["out"], domain=domain, **ATTRS.get(op, {}))
     out = helper.make_tensor_value_info("out", F, None)
     g = helper.make_graph([node], op.lower(), graph_inputs, [out], initializer=inits)
@@ -117,13 +111,16 @@ def main():
             line = line.strip()
             if len(line) > 2 and line[0] == '"' and line[1:2].isupper() and "\\" not in line:
                 ops.append(line.strip('"'))
+    # Each op in the default domain and in ONNX Runtime's com.microsoft,
+    # where the contrib ops (FusedConv, Attention, QLinear*, ...) live.
     for op in ops:
-        try:
-            m = model(op)
-        except Exception:       # a seed that cannot be built is skipped
-            continue
-        with open(os.path.join(out, "op_%s.onnx" % op), "wb") as f:
-            f.write(m.SerializeToString())
+        for domain, suffix in (("", ""), ("com.microsoft", "_ms")):
+            try:
+                m = model(op, domain)
+            except Exception:       # a seed that cannot be built is skipped
+                continue
+            with open(os.path.join(out, "op_%s%s.onnx" % (op, suffix)), "wb") as f:
+                f.write(m.SerializeToString())
 
 
 if __name__ == "__main__":
