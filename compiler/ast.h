@@ -41,7 +41,9 @@ enum {
     BYOCC_MAX_EXPANDED = 250000,      /* pattern nodes, predicate nodes and
                                          constant items made, in all */
     BYOCC_MAX_OUTPUT = 64 << 20,      /* bytes of generated C */
-    BYOCC_MAX_ERRORS = 100            /* errors reported before stopping */
+    BYOCC_MAX_ERRORS = 100,           /* errors reported before stopping */
+    BYOCC_MAX_PRED_NESTING = 64       /* predicate macros used inside predicate
+                                         macros */
 };
 
 /* ---- locations and diagnostics (diag.c) ---------------------------------- */
@@ -53,10 +55,14 @@ typedef struct loc {
 
 typedef struct diag {
     int errors;
+    int warnings;          /* printed up to BYOCC_MAX_ERRORS; never fatal */
+    bool dropped;          /* the last warning was not printed: nor its notes */
     FILE *out;             /* NULL: stderr */
 } diag;
 
 void diag_error(diag *d, loc at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void diag_warning(diag *d, loc at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void diag_note(diag *d, loc at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -96,9 +102,13 @@ typedef enum expr_kind {
     E_BINARY,   /* a op b */
     E_IN_SET,   /* a in {items} */
     E_IN_RANGE, /* a in lo..hi */
+    E_IN_LIST,  /* a in b, b a list value: typed into any($in in b: $in == a) */
     E_LIST,     /* [items] */
     E_TUPLE,    /* (a, b) - only as for-family values */
-    E_OPALT     /* a | b - op sets in contains() */
+    E_OPALT,    /* a | b - op sets in contains() */
+    E_MACRO     /* a use of a `predicate` macro, expanded by check.c: a is
+                   the expanded body, items the arguments (for texts), sym
+                   the pred_ast */
 } expr_kind;
 
 enum {
@@ -120,6 +130,8 @@ struct expr {
     expr *a, *b, *c;   /* operands; QUANT: a = seq, b = body */
     vec items;         /* CALL args, IN_SET items, LIST, TUPLE */
     const char *text;  /* source text of a top-level clause */
+    const char *via;   /* a clause from inside predicate macros: the uses it
+                          came through ("depthwise(c, w)"), else NULL */
 
     /* filled in by check.c */
     int ty;            /* T_* below */
@@ -129,6 +141,9 @@ struct expr {
     void *sym;         /* resolved op, extern, ... */
     bool cst;          /* an int known at compile time: cval */
     bool nosubst;      /* part of a for-family value: not substituted */
+    bool fixed;        /* an argument of a predicate macro, typed where it
+                          was written: not typed again */
+    int height;        /* typed: levels of the tree below, itself included */
     int64_t cval;
 };
 
@@ -189,7 +204,7 @@ struct pat {
 /* ---- declarations ----------------------------------------------------------- */
 
 typedef enum decl_kind {
-    D_IMPORT, D_OP, D_DEVICE, D_LINK, D_TARGET, D_EXTERN, D_LET
+    D_IMPORT, D_OP, D_DEVICE, D_LINK, D_TARGET, D_EXTERN, D_LET, D_PRED
 } decl_kind;
 
 typedef struct input_ast {
@@ -222,7 +237,8 @@ typedef enum titem_kind {
     TI_LET,
     TI_PATTERN,        /* pattern (possibly a for family) */
     TI_PARTITION,      /* partition where e; */
-    TI_LOWER           /* lower [before|after] NAME; */
+    TI_LOWER,          /* lower [before|after] NAME; */
+    TI_PRED            /* predicate NAME(params) = expr; */
 } titem_kind;
 
 typedef struct forgen_ast {  /* one generator of a for family */
@@ -239,6 +255,26 @@ typedef struct let_ast {
     pat *body;
 } let_ast;
 
+typedef struct pred_param {
+    loc at;
+    const char *name;
+    const char *type;  /* node, or a value type: int, float[], ... */
+    loc type_at;
+    int depth;         /* [] after the type */
+} pred_param;
+
+/* `predicate NAME(x: node, n: int) = EXPR;`: a typed predicate macro,
+ * expanded at each use with its parameters bound to the arguments. */
+typedef struct pred_ast {
+    loc at;
+    const char *name;
+    vec params;        /* pred_param * */
+    expr *body;
+    struct file_ast *file;
+    bool checked;      /* its declaration was checked */
+    bool ok;           /* and had no errors */
+} pred_ast;
+
 typedef struct titem {
     titem_kind kind;
     loc at;
@@ -251,11 +287,13 @@ typedef struct titem {
     vec settings;      /* PATTERN: param_ast * (efficiency) */
     vec gens;          /* PATTERN family generators (forgen_ast *) */
     let_ast *let;
+    pred_ast *pred;    /* PRED */
     byoc_pass_point point;   /* LOWER (name: the pass) */
     /* check.c: where's top-level && clauses, their texts set, once for
      * every copy of it */
     vec clauses;
     bool split;
+    bool warned;       /* check.c: clause warnings given (once per item) */
 } titem;
 
 typedef struct decl decl;
@@ -284,12 +322,15 @@ struct decl {
     vec items;             /* titem * */
     /* let */
     let_ast *let;
+    /* predicate macro */
+    pred_ast *pred;
     /* extern: `extern lower NAME;` (a pass), else a predicate */
     bool lower;
 
     /* filled by resolve/check */
     bx_hash *attr_index;   /* op: attribute name -> attr_ast, first wins */
     bx_hash *let_index;    /* target: its lets' names -> titem, first wins */
+    bx_hash *pred_index;   /* target: its predicates' names -> titem, first wins */
     bx_hash *opt_index;    /* target: option name -> index in options */
     decl *parent_decl;
     bool checked, checking;
@@ -327,7 +368,7 @@ typedef struct compilation {
     file_ast *main;
     vec all_files;         /* every file, in load order */
     /* global namespaces across all loaded files */
-    bx_hash ops, devices, targets, externs, lets;
+    bx_hash ops, devices, targets, externs, lets, preds;
     vec deps;              /* paths read, for -MD */
     int next_pattern_id;
     size_t expanded;       /* BYOCC_MAX_EXPANDED's count */

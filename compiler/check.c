@@ -670,6 +670,31 @@ static let_ast *find_let(compilation *c, decl *t, const char *name)
     return NULL;
 }
 
+static void check_pred_decl(compilation *c, pred_ast *pm);
+
+/* The predicate macros a target can use: its own, then file-level ones
+ * visible from its file. */
+static pred_ast *find_pred(compilation *c, decl *t, const char *name)
+{
+    if (t) {
+        if (!t->pred_index) {
+            t->pred_index = new_index(c);
+            for (int i = 0; i < t->items.n; i++) {
+                titem *it = t->items.v[i];
+                if (it->kind == TI_PRED && !bx_hash_get(t->pred_index, it->pred->name))
+                    bx_hash_put(t->pred_index, it->pred->name, it);
+            }
+        }
+        titem *it = bx_hash_get(t->pred_index, name);
+        if (it)
+            return it->pred;
+    }
+    decl *d = bx_hash_get(&c->preds, name);
+    if (d && (!t || visible_from(t->file, d)))
+        return d->pred;
+    return NULL;
+}
+
 static decl *find_op(compilation *c, const file_ast *f, const char *name)
 {
     decl *d = bx_hash_get(&c->ops, name);
@@ -986,6 +1011,15 @@ static void check_target(compilation *c, decl *d, int depth)
                 vec_push(A, &d->info->rules, lp);
             }
             break;
+        case TI_PRED: {
+            pred_ast *first = find_pred(c, d, it->pred->name);
+            if (first != it->pred) {
+                ERR(it->name_at, "redefinition of predicate '%s'", it->pred->name);
+                NOTE(first->at, "previous definition of '%s' is here", it->pred->name);
+            }
+            check_pred_decl(c, it->pred);
+            break;
+        }
         case TI_LET: {
             titem *first = target_let(c, d, it->let->name);
             if (first != it) {
@@ -1629,7 +1663,21 @@ typedef struct pscope {
     const char *qvars[16];
     int qtypes[16];
     int nq;
+    /* predicate macros being expanded, outermost first */
+    pred_ast *macros[BYOCC_MAX_PRED_NESTING];
+    int nmacro;
+    int level;            /* typecheck()'s nesting, expansions included */
+    bool deep;            /* passed BYOCC_MAX_DEPTH: said once */
+    vec facts;            /* fact *: what the tests around say of op(x) */
 } pscope;
+
+/* What a test such as `op(c) == nn.conv2d` says of a bound name where the
+ * code after it runs: c is one of ops (pos), or none of them. */
+typedef struct fact {
+    int slot;
+    vec ops;              /* char * */
+    bool pos;
+} fact;
 
 static const char *ty_name(int t)
 {
@@ -1699,6 +1747,14 @@ static int desc_type(const byoc_type_desc *d)
 }
 
 static int typecheck(pscope *ps, expr *e);
+static int typecheck_(pscope *ps, expr *e);
+static void call_ops(pscope *ps, int root, vec *out, bool *other, bool *any);
+static bool allowed(pscope *ps, int slot, const char *op);
+static int expand_pred(pscope *ps, expr *e, pred_ast *pm);
+static int str_dtype(pscope *ps, expr *x);
+static int type_in_list(pscope *ps, expr *e);
+static void facts_of(pscope *ps, const expr *e, bool truth, int depth);
+static bool literal(const expr *it, int t);
 
 static int slot_of(pscope *ps, const char *name)
 {
@@ -1860,28 +1916,67 @@ static int type_member(pscope *ps, expr *e)
             e->a->kind == E_NAME ? e->a->s : "an expression", ty_name(at));
         return T_ERROR;
     }
-    lpnode *n = slot_node(ps, e->a->slot);
-    if (n->kind != BYOC_PAT_CALL) {
+    /* The calls the name can be bound to, less those the tests before this
+     * read rule out (`op(p) == nn.avg_pool2d && p.ceil_mode`); where it is
+     * bound to an op without the attribute, or to no call, reading it is
+     * absent, so the predicate is false there. */
+    int slot = e->a->slot;
+    vec all = {0}, ops = {0};
+    bool other = false, any = false;
+    call_ops(ps, (int)(intptr_t)ps->lp->slot_nodes.v[slot], &all, &other, &any);
+    if (!all.n && !any) {
         ERR(e->at, "'%s' is not bound to an operator call, so it has no attribute '%s'",
             e->a->s, e->s);
         return T_ERROR;
     }
+    if (any) {
+        ERR(e->at, "'%s' can be a call of any operator, so its attribute '%s' has no known "
+            "type", e->a->s, e->s);
+        return T_ERROR;
+    }
+    for (int k = 0; k < all.n; k++)
+        if (allowed(ps, slot, all.v[k]))
+            vec_push(A, &ops, all.v[k]);
+    /* Tests that rule out every op are code that never runs: the
+     * comparison that says so is an error of its own (check_op_comparison);
+     * type as if there were none. */
+    if (!ops.n)
+        ops = all;
     int ty = T_ERROR;
-    for (int k = 0; k < n->ops.n; k++) {
-        decl *op = find_op(c, ps->target->file, n->ops.v[k]);
+    decl *first = NULL;
+    for (int k = 0; k < ops.n; k++) {
+        decl *op = find_op(c, ps->target->file, ops.v[k]);
         attr_ast *found = op ? op_attr(c, op, e->s) : NULL;
-        if (!found) {
-            ERR(e->at, "'%s' has no attribute '%s'", op ? op->name : "?", e->s);
-            suggest_attr(c, e->at, e->s, op);
-            return T_ERROR;
-        }
+        if (!found)
+            continue;
         int t = desc_type(&found->type.d);
-        if (k > 0 && t != ty) {
-            ERR(e->at, "attribute '%s' has different types in '%s' and '%s'", e->s,
-                (char *)n->ops.v[0], op->name);
+        if (first && t != ty) {
+            ERR(e->at, "attribute '%s' has different types in '%s' and '%s'", e->s, first->name,
+                op->name);
+            NOTE(e->at, "test op(%s) first: `op(%s) == %s && ...`", e->a->s, e->a->s,
+                 first->name);
             return T_ERROR;
         }
+        if (!first)
+            first = op;
         ty = t;
+    }
+    if (!first) {
+        decl *op = find_op(c, ps->target->file, ops.v[0]);
+        if (ops.n == 1) {
+            ERR(e->at, "'%s' has no attribute '%s'", op ? op->name : "?", e->s);
+        } else {
+            bx_strbuf set = {0};
+            for (int i = 0; i < ops.n && i < 8; i++)
+                bx_sb_printf(&set, "%s%s", i ? ", " : "", (char *)ops.v[i]);
+            if (ops.n > 8)
+                bx_sb_printf(&set, ", ...");
+            ERR(e->at, "none of the ops '%s' can be bound to here (%s) has an attribute '%s'",
+                e->a->s, bx_sb_str(&set), e->s);
+            bx_sb_free(&set);
+        }
+        suggest_attr(c, e->at, e->s, op);
+        return T_ERROR;
     }
     return ty;
 }
@@ -1972,7 +2067,8 @@ static bool fold(expr *e, int op, int64_t a, int64_t b)
 
 static const char *const builtins[] = {
     "dtype", "shape", "rank", "numel", "is_const", "value", "values", "inputs", "outputs",
-    "len", "range", "op", "contains", "count", "nodes", "abs",
+    "len", "range", "op", "contains", "count", "nodes", "abs", "find", "startswith",
+    "endswith",
 };
 
 static int type_call(pscope *ps, expr *e)
@@ -2045,12 +2141,31 @@ static int type_call(pscope *ps, expr *e)
         if (check_args(ps, e, 1))
             return T_ERROR;
         int t = typecheck(ps, e->items.v[0]);
-        if (t != T_ERROR && !is_list(t)) {
-            ERR(e->at, "len() needs a list, not %s", ty_name(t));
+        if (t != T_ERROR && !is_list(t) && t != T_STRING) {
+            ERR(e->at, "len() needs a list or a string, not %s", ty_name(t));
             return T_ERROR;
         }
         return t == T_ERROR ? T_ERROR : T_INT;
     }
+    if (!strcmp(f, "find") || !strcmp(f, "startswith") || !strcmp(f, "endswith")) {
+        if (check_args(ps, e, 2))
+            return T_ERROR;
+        bool ok = true;
+        for (int i = 0; i < 2; i++) {
+            int t = typecheck(ps, e->items.v[i]);
+            if (t != T_ERROR && t != T_STRING) {
+                ERR(((expr *)e->items.v[i])->at, "%s() needs strings, not %s", f, ty_name(t));
+                ok = false;
+            }
+            ok &= t != T_ERROR;
+        }
+        if (!ok)
+            return T_ERROR;
+        return !strcmp(f, "find") ? T_INT : T_BOOL;
+    }
+    pred_ast *pm = find_pred(c, ps->target, f);
+    if (pm)
+        return expand_pred(ps, e, pm);
     decl *ex = bx_hash_get(&c->externs, f);
     if (ex && visible_from(ps->target->file, ex) && ex->lower) {
         ERR(e->at, "'%s' is an extern lower pass, not a predicate", f);
@@ -2189,6 +2304,443 @@ static void check_op_comparison(pscope *ps, expr *e)
     }
 }
 
+/* ---- what tests say of op(x) ---------------------------------------------- */
+
+/* x of `op(x)`, when x is a name bound in the pattern: its slot, else -1. */
+static int op_of_slot(const expr *e)
+{
+    if (e->kind != E_CALL || strcmp(e->s, "op") != 0 || e->sym || e->items.n != 1
+        || e->ty != T_OP)
+        return -1;
+    const expr *x = e->items.v[0];
+    return x->kind == E_NAME && x->qvar < 0 && x->slot >= 0 && x->ty == T_TENSOR ? x->slot : -1;
+}
+
+static bool op_literal(const expr *e)
+{
+    return e->kind == E_NAME && e->ty == T_OP && e->sym;
+}
+
+static void add_fact(pscope *ps, int slot, bool pos, const expr *const *ops, int n)
+{
+    compilation *c = ps->c;
+    fact *f = BX_NEW(A, fact);
+    f->slot = slot;
+    f->pos = pos;
+    for (int i = 0; i < n; i++)
+        vec_push(A, &f->ops, (void *)ops[i]->s);
+    vec_push(A, &ps->facts, f);
+}
+
+/* Push what e being `truth` says of op(x) for names x: `op(c) == a` true
+ * says c is a call of a, false that it is not; && and || combine, ! turns
+ * round, and a predicate macro says what its body says. */
+static void facts_of(pscope *ps, const expr *e, bool truth, int depth)
+{
+    if (depth > BYOCC_MAX_DEPTH || e->ty != T_BOOL)
+        return;
+    switch (e->kind) {
+    case E_UNARY:
+        if (e->op == '!')
+            facts_of(ps, e->a, !truth, depth + 1);
+        return;
+    case E_MACRO:
+        facts_of(ps, e->a, truth, depth + 1);
+        return;
+    case E_BINARY: {
+        if ((e->op == OP_AND && truth) || (e->op == OP_OR && !truth)) {
+            facts_of(ps, e->a, truth, depth + 1);
+            facts_of(ps, e->b, truth, depth + 1);
+            return;
+        }
+        if (e->op != OP_EQ && e->op != OP_NE)
+            return;
+        const expr *call = e->a, *lit = e->b;
+        if (op_of_slot(call) < 0) {
+            call = e->b;
+            lit = e->a;
+        }
+        int slot = op_of_slot(call);
+        if (slot >= 0 && op_literal(lit))
+            add_fact(ps, slot, (e->op == OP_EQ) == truth, &lit, 1);
+        return;
+    }
+    case E_IN_SET: {
+        int slot = op_of_slot(e->a);
+        if (slot < 0)
+            return;
+        for (int i = 0; i < e->items.n; i++)
+            if (!op_literal(e->items.v[i]))
+                return;
+        add_fact(ps, slot, truth, (const expr *const *)e->items.v, e->items.n);
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+/* Is op one that the facts let slot be? */
+static bool allowed(pscope *ps, int slot, const char *op)
+{
+    for (int i = 0; i < ps->facts.n; i++) {
+        fact *f = ps->facts.v[i];
+        if (f->slot != slot)
+            continue;
+        bool in = false;
+        for (int k = 0; k < f->ops.n && !in; k++)
+            in = strcmp(f->ops.v[k], op) == 0;
+        if (in != f->pos)
+            return false;
+    }
+    return true;
+}
+
+/* The ops of the calls a pattern node can be (each once, in order), and
+ * whether it can also be something else (a wildcard or constant behind an
+ * optional op or an alternative) or a call of any op.  Patterns are DAGs:
+ * a node reached twice is walked once. */
+static void call_ops(pscope *ps, int root, vec *out, bool *other, bool *any)
+{
+    compilation *c = ps->c;
+    unsigned char *seen = BX_NEWN(A, unsigned char, ps->lp->nodes.n);
+    bx_hash names;
+    bx_hash_init(&names);
+    vec todo = {0};
+    vec_push(A, &todo, (void *)(intptr_t)root);
+    while (todo.n) {
+        int k = (int)(intptr_t)todo.v[--todo.n];
+        if (seen[k])
+            continue;
+        seen[k] = 1;
+        lpnode *n = ps->lp->nodes.v[k];
+        if (n->kind == BYOC_PAT_CALL) {
+            *any |= n->ops.n == 0;
+            for (int i = 0; i < n->ops.n; i++)
+                if (!bx_hash_put(&names, n->ops.v[i], n))
+                    vec_push(A, out, n->ops.v[i]);
+        } else if (n->kind == BYOC_PAT_ALT) {
+            for (int i = n->kids.n - 1; i >= 0; i--)
+                vec_push(A, &todo, n->kids.v[i]);
+        } else {
+            *other = true;
+        }
+    }
+    bx_hash_free(&names);
+}
+
+/* ---- strings as dtypes, constants in sets, membership of a list ----------- */
+
+/* A string literal compared with a dtype: "" is the unset dtype (Relay's
+ * out_dtype=""), "float32" the dtype float32. */
+static int str_dtype(pscope *ps, expr *x)
+{
+    compilation *c = ps->c;
+    if (x->kind != E_STR)
+        return T_STRING;
+    int d = byoc_dtype_lookup(x->s);
+    if (d < 0) {
+        ERR(x->at, "\"%s\" is not a dtype (\"\" is the unset dtype)", x->s);
+        return T_ERROR;
+    }
+    x->kind = E_NAME;
+    x->dtype = d;
+    x->ty = T_DTYPE;
+    x->fixed = true;
+    x->height = 1;
+    return T_DTYPE;
+}
+
+/* Is it (of type t) a constant an `in {...}` set may hold? */
+static bool literal(const expr *it, int t)
+{
+    switch (it->kind) {
+    case E_INT: case E_FLOAT: case E_STR: case E_BOOL: case E_VERSION:
+        return true;
+    case E_NAME:
+        return t == T_DTYPE || t == T_OP;
+    case E_UNARY:
+        return it->op == '-' && is_num(t) && literal(it->a, it->a->ty);
+    case E_LIST:
+        for (int i = 0; i < it->items.n; i++) {
+            const expr *x = it->items.v[i];
+            if (x->kind == E_LIST || !literal(x, x->ty))
+                return false;
+        }
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* x in L, for a list L that is not written out (target.layouts,
+ * shape(t)): any($in in L: $in == x), which the quantifier code already
+ * compiles.  x and L are typed once, here. */
+static int type_in_list(pscope *ps, expr *e)
+{
+    compilation *c = ps->c;
+    int a = typecheck(ps, e->a), l = typecheck(ps, e->b);
+    if (a == T_ERROR || l == T_ERROR)
+        return T_ERROR;
+    if (!is_list(l) || l == T_LIST_ANY) {
+        ERR(e->b->at, "'in' takes a set {a, b}, a range lo..hi or a list, not %s", ty_name(l));
+        return T_ERROR;
+    }
+    int et = elem_type(l);
+    if (et == T_DTYPE && a == T_STRING)
+        a = str_dtype(ps, e->a);
+    if (a == T_ERROR)
+        return T_ERROR;
+    if (!comparable(a, et)) {
+        ERR(e->at, "cannot compare %s with the items of %s", ty_name(a), ty_name(l));
+        return T_ERROR;
+    }
+    e->a->fixed = e->b->fixed = true;
+    expr *var = BX_NEW(A, expr);
+    *var = (expr){.kind = E_NAME, .at = e->at, .end = e->at, .s = "$in", .dtype = -1,
+                  .slot = -1, .qvar = -1, .opt = -1};
+    expr *eq = BX_NEW(A, expr);
+    *eq = (expr){.kind = E_BINARY, .op = OP_EQ, .at = e->at, .end = e->end, .op_at = e->op_at,
+                 .a = var, .b = e->a, .dtype = -1, .slot = -1, .qvar = -1, .opt = -1};
+    e->kind = E_QUANT;
+    e->i = 0;
+    e->s = "$in";
+    e->a = e->b;
+    e->b = eq;
+    return typecheck_(ps, e);
+}
+
+/* ---- predicate macros --------------------------------------------------------- */
+
+/* The type of a predicate parameter: node (a name bound in the pattern) or
+ * a value type, with [] for lists; T_ERROR when there is no such type. */
+static int pred_param_type(const pred_param *pp)
+{
+    static const struct { const char *n; int t, lt; } m[] = {
+        {"node", T_TENSOR, T_LIST_TENSOR}, {"tensor", T_TENSOR, T_LIST_TENSOR},
+        {"bool", T_BOOL, T_LIST_BOOL}, {"int", T_INT, T_LIST_INT},
+        {"float", T_FLOAT, T_LIST_FLOAT}, {"string", T_STRING, T_LIST_STRING},
+        {"dtype", T_DTYPE, T_LIST_DTYPE}, {"version", T_VERSION, T_ERROR},
+        {"op", T_OP, T_ERROR},
+    };
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+        if (!strcmp(pp->type, m[i].n))
+            return pp->depth == 0 ? m[i].t : pp->depth == 1 ? m[i].lt
+                   : pp->depth == 2 && m[i].t == T_INT ? T_LIST_LIST_INT : T_ERROR;
+    return T_ERROR;
+}
+
+/* Replace the parameters of pm in (a copy of) its body by copies of the
+ * arguments, which were typed where they were written.  A quantifier
+ * variable of the body hides a parameter of its name.  Recursion follows
+ * the body as parsed: at most BYOCC_MAX_DEPTH deep. */
+static expr *subst_params(compilation *c, expr *e, pred_ast *pm, vec *args, vec *hidden)
+{
+    if (!e || c->too_large)
+        return e;
+    if (e->kind == E_NAME) {
+        for (int i = hidden->n - 1; i >= 0; i--)
+            if (!strcmp(hidden->v[i], e->s))
+                return e;
+        for (int i = 0; i < pm->params.n; i++)
+            if (!strcmp(((pred_param *)pm->params.v[i])->name, e->s)) {
+                expr *x = copy_expr(c, args->v[i], true);
+                return x ? x : e;
+            }
+        return e;
+    }
+    e->a = subst_params(c, e->a, pm, args, hidden);
+    if (e->kind == E_QUANT)
+        vec_push(A, hidden, (void *)e->s);
+    e->b = subst_params(c, e->b, pm, args, hidden);
+    if (e->kind == E_QUANT)
+        hidden->n--;
+    e->c = subst_params(c, e->c, pm, args, hidden);
+    for (int i = 0; i < e->items.n; i++)
+        e->items.v[i] = subst_params(c, e->items.v[i], pm, args, hidden);
+    return e;
+}
+
+/* A use of a predicate macro: its arguments are typed here, against its
+ * parameters' types, then a copy of its body with the parameters replaced
+ * is typed where the use is (names of ops and options resolve there), and
+ * takes the use's place as an E_MACRO node. */
+static int expand_pred(pscope *ps, expr *e, pred_ast *pm)
+{
+    compilation *c = ps->c;
+    if (e->items.n != pm->params.n) {
+        ERR(e->at, "predicate '%s' takes %d argument%s, got %d", pm->name, pm->params.n,
+            pm->params.n == 1 ? "" : "s", e->items.n);
+        NOTE(pm->at, "'%s' is defined here", pm->name);
+        return T_ERROR;
+    }
+    for (int i = 0; i < ps->nmacro; i++)
+        if (ps->macros[i] == pm) {
+            ERR(e->at, "predicate '%s' uses itself%s: its expansion would not end", pm->name,
+                i + 1 < ps->nmacro ? " through other predicates" : "");
+            NOTE(pm->at, "'%s' is defined here", pm->name);
+            return T_ERROR;
+        }
+    if (ps->nmacro == BYOCC_MAX_PRED_NESTING) {
+        ERR(e->at, "predicates used inside predicates more than %d deep",
+            BYOCC_MAX_PRED_NESTING);
+        return T_ERROR;
+    }
+    check_pred_decl(c, pm);
+    bool ok = pm->ok;
+    for (int i = 0; i < e->items.n; i++) {
+        expr *arg = e->items.v[i];
+        pred_param *pp = pm->params.v[i];
+        int want = pred_param_type(pp);
+        int t = typecheck(ps, arg);
+        if (t == T_STRING && want == T_DTYPE)
+            t = str_dtype(ps, arg);
+        if (t == T_ERROR || want == T_ERROR) {
+            ok = false;
+            continue;
+        }
+        if (t != want && !(want == T_FLOAT && t == T_INT)) {
+            ERR(arg->at, "argument %d of predicate '%s' ('%s') must be %s, not %s", i + 1,
+                pm->name, pp->name, want == T_TENSOR ? "a node (a name bound in the pattern)"
+                                                     : ty_name(want), ty_name(t));
+            NOTE(pp->at, "'%s' is declared here", pp->name);
+            ok = false;
+        }
+    }
+    if (!ok)
+        return T_ERROR;
+    for (int i = 0; i < e->items.n; i++)
+        ((expr *)e->items.v[i])->fixed = true;
+    expr *body = copy_expr(c, pm->body, true);
+    if (!body || c->too_large)
+        return T_ERROR;
+    vec hidden = {0};
+    body = subst_params(c, body, pm, &e->items, &hidden);
+    if (c->too_large)
+        return T_ERROR;
+    int before = c->diag.errors;
+    ps->macros[ps->nmacro++] = pm;
+    int t = typecheck(ps, body);
+    ps->nmacro--;
+    if (t != T_ERROR && t != T_BOOL) {
+        ERR(pm->body->at, "predicate '%s' must be a condition (bool), not %s", pm->name,
+            ty_name(t));
+        t = T_ERROR;
+    }
+    if (c->diag.errors > before && !stopped(c))
+        NOTE(e->at, "in predicate '%s', used here", pm->name);
+    if (t == T_ERROR)
+        return T_ERROR;
+    e->kind = E_MACRO;
+    e->a = body;
+    e->sym = pm;
+    return T_BOOL;
+}
+
+/* Names in a predicate macro's body are its parameters, its quantifier
+ * variables, dtypes, ops and target (for target.OPTION, resolved where it
+ * is used); anything else would be taken from the using pattern, by
+ * accident. */
+static void pred_names(compilation *c, pred_ast *pm, expr *e, vec *q)
+{
+    if (!e)
+        return;
+    const char *names[80];
+    int n = 0;
+    switch (e->kind) {
+    case E_NAME:
+    case E_MEMBER: {
+        expr *h = e;
+        while (h->kind == E_MEMBER)
+            h = h->a;
+        if (h->kind != E_NAME) {
+            pred_names(c, pm, h, q);
+            return;
+        }
+        for (int i = 0; i < q->n; i++)
+            if (!strcmp(q->v[i], h->s))
+                return;
+        for (int i = 0; i < pm->params.n; i++)
+            if (!strcmp(((pred_param *)pm->params.v[i])->name, h->s))
+                return;
+        if (!strcmp(h->s, "target") || byoc_dtype_lookup(h->s) > 0)
+            return;
+        const char *dn = dotted(c, e);
+        if (dn && find_op(c, pm->file, dn))
+            return;
+        if (e->kind == E_MEMBER && op_space(c, h->s)) {
+            ERR(e->at, "unknown operator '%s'", dn ? dn : h->s);
+            return;
+        }
+        ERR(h->at, "unknown name '%s' in predicate '%s'", h->s, pm->name);
+        for (int i = 0; i < pm->params.n && n < 64; i++)
+            names[n++] = ((pred_param *)pm->params.v[i])->name;
+        for (int i = 0; i < q->n && n < 80; i++)
+            names[n++] = q->v[i];
+        const char *sug = diag_suggest(h->s, names, n);
+        if (sug)
+            NOTE(h->at, "did you mean '%s'?", sug);
+        else
+            NOTE(pm->at, "a predicate sees only its parameters: add '%s' to them", h->s);
+        return;
+    }
+    case E_QUANT:
+        pred_names(c, pm, e->a, q);
+        vec_push(A, q, (void *)e->s);
+        pred_names(c, pm, e->b, q);
+        q->n--;
+        return;
+    default:
+        pred_names(c, pm, e->a, q);
+        pred_names(c, pm, e->b, q);
+        pred_names(c, pm, e->c, q);
+        for (int i = 0; i < e->items.n; i++)
+            pred_names(c, pm, e->items.v[i], q);
+        return;
+    }
+}
+
+/* A predicate macro's declaration: its name, its parameters and the names
+ * its body uses.  Its body is typed at each use. */
+static void check_pred_decl(compilation *c, pred_ast *pm)
+{
+    if (pm->checked)
+        return;
+    pm->checked = true;
+    for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
+        if (!strcmp(pm->name, builtins[i])) {
+            ERR(pm->at, "'%s' is a built-in function and cannot name a predicate", pm->name);
+            return;
+        }
+    decl *ex = bx_hash_get(&c->externs, pm->name);
+    if (ex && visible_from(pm->file, ex)) {
+        ERR(pm->at, "predicate '%s' has the name of an extern %s", pm->name,
+            ex->lower ? "lower pass" : "predicate");
+        NOTE(ex->name_at, "'%s' is declared here", pm->name);
+        return;
+    }
+    bool ok = true;
+    for (int i = 0; i < pm->params.n; i++) {
+        pred_param *pp = pm->params.v[i];
+        for (int k = 0; k < i; k++)
+            if (!strcmp(((pred_param *)pm->params.v[k])->name, pp->name)) {
+                ERR(pp->at, "duplicate parameter '%s'", pp->name);
+                ok = false;
+            }
+        if (pred_param_type(pp) == T_ERROR) {
+            ERR(pp->type_at, "unknown parameter type '%s%s'", pp->type,
+                pp->depth == 0 ? "" : pp->depth == 1 ? "[]" : pp->depth == 2 ? "[][]" : "[][]...");
+            NOTE(pp->type_at, "a parameter is a node (a name bound in the pattern) or a value: "
+                 "bool, int, float, string, dtype, version, op, a list such as int[], or int[][]");
+            ok = false;
+        }
+    }
+    int before = c->diag.errors;
+    vec q = {0};
+    pred_names(c, pm, pm->body, &q);
+    pm->ok = ok && c->diag.errors == before;
+}
+
 static int typecheck_(pscope *ps, expr *e)
 {
     compilation *c = ps->c;
@@ -2222,8 +2774,10 @@ static int typecheck_(pscope *ps, expr *e)
         int a = typecheck(ps, e->a), i = typecheck(ps, e->b);
         if (a == T_ERROR || i == T_ERROR)
             return T_ERROR;
+        if (a == T_STRING && i == T_INT)
+            return T_STRING;    /* one character: "NHWC"[1] is "H" */
         if (!is_list(a)) {
-            ERR(e->at, "only lists can be indexed, not %s", ty_name(a));
+            ERR(e->at, "only lists and strings can be indexed, not %s", ty_name(a));
             return T_ERROR;
         }
         if (i != T_INT) {
@@ -2294,7 +2848,26 @@ static int typecheck_(pscope *ps, expr *e)
         return t;
     }
     case E_BINARY: {
-        int a = typecheck(ps, e->a), b = typecheck(ps, e->b);
+        int a, b;
+        if (e->op == OP_AND || e->op == OP_OR) {
+            /* b runs only where a is true (&&) or false (||): what a says
+             * of op(x) holds there. */
+            a = typecheck(ps, e->a);
+            int save = ps->facts.n;
+            if (a == T_BOOL)
+                facts_of(ps, e->a, e->op == OP_AND, 0);
+            b = typecheck(ps, e->b);
+            ps->facts.n = save;
+        } else {
+            a = typecheck(ps, e->a);
+            b = typecheck(ps, e->b);
+        }
+        if (a == T_ERROR || b == T_ERROR)
+            return T_ERROR;
+        if ((e->op == OP_EQ || e->op == OP_NE) && a == T_DTYPE && b == T_STRING)
+            b = str_dtype(ps, e->b);
+        else if ((e->op == OP_EQ || e->op == OP_NE) && b == T_DTYPE && a == T_STRING)
+            a = str_dtype(ps, e->a);
         if (a == T_ERROR || b == T_ERROR)
             return T_ERROR;
         if ((e->op == '/' || e->op == '%') && is_num(a) && const_zero(e->b)) {
@@ -2355,24 +2928,25 @@ static int typecheck_(pscope *ps, expr *e)
         for (int i = 0; i < e->items.n; i++) {
             expr *it = e->items.v[i];
             int t = typecheck(ps, it);
+            if (t == T_STRING && a == T_DTYPE)
+                t = str_dtype(ps, it);
             if (t == T_ERROR) {
                 ok = false;
                 continue;
             }
-            bool lit = it->kind == E_INT || it->kind == E_FLOAT || it->kind == E_STR
-                       || it->kind == E_BOOL || it->kind == E_VERSION
-                       || (it->kind == E_NAME && (t == T_DTYPE || t == T_OP))
-                       || (it->kind == E_UNARY && it->op == '-' && is_num(t));
-            if (!lit) {
-                ERR(it->at, "the items of a set must be constants");
+            if (!literal(it, t)) {
+                ERR(it->at, "the items of a set must be constants (a value, a dtype, an op, or "
+                    "a list of values)");
                 ok = false;
-            } else if (!comparable(a, t) || is_list(a)) {
+            } else if (!comparable(a, t) || a == T_LIST_TENSOR) {
                 ERR(it->at, "cannot compare %s with %s", ty_name(a), ty_name(t));
                 ok = false;
             }
         }
         return ok ? T_BOOL : T_ERROR;
     }
+    case E_IN_LIST:
+        return type_in_list(ps, e);
     case E_IN_RANGE: {
         int a = typecheck(ps, e->a), lo = typecheck(ps, e->b), hi = typecheck(ps, e->c);
         if (a == T_ERROR || lo == T_ERROR || hi == T_ERROR)
@@ -2389,14 +2963,57 @@ static int typecheck_(pscope *ps, expr *e)
     case E_OPALT:
         ERR(e->at, "'|' makes a set of operators for contains() and count()");
         return T_ERROR;
+    case E_MACRO:
+        return typecheck(ps, e->a);
     }
     bx_die("bad expression kind");
 }
 
+static void too_deep(pscope *ps, expr *e)
+{
+    compilation *c = ps->c;
+    if (!ps->deep)
+        ERR(e->at, "predicate nested too deeply once predicate macros are expanded (more than "
+            "%d levels)", BYOCC_MAX_DEPTH);
+    ps->deep = true;
+}
+
+static int height(const expr *e)
+{
+    return e ? e->height : 0;
+}
+
+/* Types e, and counts levels: with predicate macros expanded, a tree may be
+ * deeper than any one the parser built, and every later pass recurses on
+ * it. */
 static int typecheck(pscope *ps, expr *e)
 {
     /* Past BYOCC_MAX_EXPANDED a copy may be short: stop at once. */
-    e->ty = ps->c->too_large ? T_ERROR : typecheck_(ps, e);
+    if (ps->c->too_large)
+        return e->ty = T_ERROR;
+    if (e->fixed) {
+        if (ps->level + e->height > BYOCC_MAX_DEPTH) {
+            too_deep(ps, e);
+            return T_ERROR;
+        }
+        return e->ty;
+    }
+    if (ps->level >= BYOCC_MAX_DEPTH || ps->deep) {
+        too_deep(ps, e);
+        return e->ty = T_ERROR;
+    }
+    ps->level++;
+    e->ty = typecheck_(ps, e);
+    ps->level--;
+    int h = height(e->a);
+    if (height(e->b) > h)
+        h = height(e->b);
+    if (height(e->c) > h)
+        h = height(e->c);
+    for (int i = 0; i < e->items.n; i++)
+        if (height(e->items.v[i]) > h)
+            h = height(e->items.v[i]);
+    e->height = h + 1;
     return e->ty;
 }
 
@@ -2463,6 +3080,435 @@ static expr *copy_expr(compilation *c, expr *e, bool value)
     return x;
 }
 
+/* ---- clauses that never hold, always hold, repeat, or contradict ----------- */
+
+static bool expr_equal(const expr *a, const expr *b, int depth)
+{
+    if (a == b)
+        return true;
+    if (!a || !b || depth > BYOCC_MAX_DEPTH || a->kind != b->kind || a->ty != b->ty)
+        return false;
+    switch (a->kind) {
+    case E_INT: return a->i == b->i && a->dtype == b->dtype;
+    case E_FLOAT: return a->f == b->f && a->dtype == b->dtype;
+    case E_STR: return !strcmp(a->s, b->s);
+    case E_BOOL: return a->i == b->i;
+    case E_VERSION: return a->ver == b->ver;
+    case E_NAME:
+        return a->slot == b->slot && a->qvar == b->qvar && a->dtype == b->dtype
+               && a->sym == b->sym && !strcmp(a->s, b->s);
+    default: break;
+    }
+    if (a->op != b->op || a->i != b->i || a->opt != b->opt || a->sym != b->sym
+        || (a->s != b->s && (!a->s || !b->s || strcmp(a->s, b->s) != 0))
+        || a->items.n != b->items.n)
+        return false;
+    if (!expr_equal(a->a, b->a, depth + 1) || !expr_equal(a->b, b->b, depth + 1)
+        || !expr_equal(a->c, b->c, depth + 1))
+        return false;
+    for (int i = 0; i < a->items.n; i++)
+        if (!expr_equal(a->items.v[i], b->items.v[i], depth + 1))
+            return false;
+    return true;
+}
+
+typedef struct kval {       /* a constant a clause compares with */
+    int kind;               /* 0 none, 1 number, 2 string, 3 dtype, 4 op, 5 bool */
+    bool is_int;
+    int64_t i;
+    double f;
+    const char *s;
+} kval;
+
+static bool const_of(const expr *e, kval *v)
+{
+    memset(v, 0, sizeof *v);
+    if ((e->ty == T_INT && e->cst) || e->kind == E_INT) {
+        *v = (kval){.kind = 1, .is_int = true, .i = e->cst ? e->cval : e->i};
+    } else if (e->kind == E_FLOAT) {
+        *v = (kval){.kind = 1, .f = e->f};
+    } else if (e->kind == E_UNARY && e->op == '-' && e->a->kind == E_FLOAT) {
+        *v = (kval){.kind = 1, .f = -e->a->f};
+    } else if (e->kind == E_STR) {
+        *v = (kval){.kind = 2, .s = e->s};
+    } else if (e->kind == E_NAME && e->ty == T_DTYPE) {
+        *v = (kval){.kind = 3, .i = e->dtype};
+    } else if (e->kind == E_NAME && e->ty == T_OP && e->sym) {
+        *v = (kval){.kind = 4, .s = e->s};
+    } else if (e->kind == E_BOOL) {
+        *v = (kval){.kind = 5, .i = e->i};
+    }
+    return v->kind != 0;
+}
+
+/* -1, 0, 1; 2 when a and b do not compare (different kinds, or order asked
+ * of what has none). */
+static int kcmp(const kval *a, const kval *b, bool order)
+{
+    if (a->kind != b->kind || (order && a->kind != 1))
+        return 2;
+    switch (a->kind) {
+    case 1:
+        if (a->is_int && b->is_int)
+            return a->i < b->i ? -1 : a->i > b->i;
+        {
+            double x = a->is_int ? (double)a->i : a->f, y = b->is_int ? (double)b->i : b->f;
+            return x < y ? -1 : x > y ? 1 : x == y ? 0 : 2;
+        }
+    case 2:
+    case 4: {
+        int r = strcmp(a->s, b->s);
+        return r < 0 ? -1 : r > 0;
+    }
+    default:
+        return a->i < b->i ? -1 : a->i > b->i;
+    }
+}
+
+/* A clause's value when byocc can tell it: 1 true, 0 false, -1 not known.
+ * target.OPTION is set at run time, so it is never known. */
+static int const_bool(const expr *e, int depth)
+{
+    if (depth > 64)
+        return -1;
+    kval a, b;
+    switch (e->kind) {
+    case E_BOOL:
+        return (int)e->i;
+    case E_MACRO:
+        return const_bool(e->a, depth + 1);
+    case E_UNARY:
+        if (e->op == '!') {
+            int v = const_bool(e->a, depth + 1);
+            return v < 0 ? -1 : !v;
+        }
+        return -1;
+    case E_BINARY: {
+        if (e->op == OP_AND || e->op == OP_OR) {
+            int x = const_bool(e->a, depth + 1), y = const_bool(e->b, depth + 1);
+            if (e->op == OP_AND)
+                return x == 0 || y == 0 ? 0 : x == 1 && y == 1 ? 1 : -1;
+            return x == 1 || y == 1 ? 1 : x == 0 && y == 0 ? 0 : -1;
+        }
+        if (!const_of(e->a, &a) || !const_of(e->b, &b))
+            return -1;
+        bool order = e->op != OP_EQ && e->op != OP_NE;
+        int r = kcmp(&a, &b, order);
+        if (r == 2)
+            return -1;
+        switch (e->op) {
+        case OP_EQ: return r == 0;
+        case OP_NE: return r != 0;
+        case '<': return r < 0;
+        case '>': return r > 0;
+        case OP_LE: return r <= 0;
+        case OP_GE: return r >= 0;
+        default: return -1;
+        }
+    }
+    case E_IN_SET:
+        if (!const_of(e->a, &a))
+            return -1;
+        for (int i = 0; i < e->items.n; i++) {
+            if (!const_of(e->items.v[i], &b))
+                return -1;
+            int r = kcmp(&a, &b, false);
+            if (r == 2)
+                return -1;
+            if (r == 0)
+                return 1;
+        }
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+/* What one clause says of one expression x: x == v, x != v, x in {set}, or
+ * a bound lo <= x (LO) or x <= hi (HI), strict or not. */
+typedef struct cons {
+    const expr *x;
+    int kind;               /* 1 EQ, 2 NE, 3 SET, 4 LO, 5 HI */
+    kval v;
+    bool strict;
+    const expr *set;
+    const expr *clause;
+} cons;
+
+static int add_cons(cons *out, int n, const expr *x, int kind, const kval *v, bool strict,
+                    const expr *set, const expr *cl)
+{
+    out[n] = (cons){.x = x, .kind = kind, .strict = strict, .set = set, .clause = cl};
+    if (v)
+        out[n].v = *v;
+    return n + 1;
+}
+
+/* The constraints of clause cl, into out (at most 2); their count. */
+static int constraints(const expr *cl, cons *out)
+{
+    kval v, w;
+    if (cl->kind == E_BINARY && cl->op != OP_AND && cl->op != OP_OR) {
+        const expr *x = cl->a;
+        int op = cl->op;
+        if (const_of(cl->a, &v)) {     /* 3 < x: x > 3 */
+            if (const_of(cl->b, &w))
+                return 0;
+            x = cl->b;
+            op = op == '<' ? '>' : op == '>' ? '<' : op == OP_LE ? OP_GE : op == OP_GE ? OP_LE : op;
+        } else if (!const_of(cl->b, &v)) {
+            return 0;
+        }
+        switch (op) {
+        case OP_EQ: return add_cons(out, 0, x, 1, &v, false, NULL, cl);
+        case OP_NE: return add_cons(out, 0, x, 2, &v, false, NULL, cl);
+        case '<': return v.kind == 1 ? add_cons(out, 0, x, 5, &v, true, NULL, cl) : 0;
+        case OP_LE: return v.kind == 1 ? add_cons(out, 0, x, 5, &v, false, NULL, cl) : 0;
+        case '>': return v.kind == 1 ? add_cons(out, 0, x, 4, &v, true, NULL, cl) : 0;
+        case OP_GE: return v.kind == 1 ? add_cons(out, 0, x, 4, &v, false, NULL, cl) : 0;
+        default: return 0;
+        }
+    }
+    if (cl->kind == E_IN_SET && !const_of(cl->a, &v)) {
+        for (int i = 0; i < cl->items.n; i++)
+            if (!const_of(cl->items.v[i], &w))
+                return 0;
+        return add_cons(out, 0, cl->a, 3, NULL, false, cl, cl);
+    }
+    if (cl->kind == E_IN_RANGE && !const_of(cl->a, &v) && const_of(cl->b, &v)
+        && const_of(cl->c, &w) && v.kind == 1 && w.kind == 1) {
+        int n = add_cons(out, 0, cl->a, 4, &v, false, NULL, cl);
+        return add_cons(out, n, cl->a, 5, &w, false, NULL, cl);
+    }
+    return 0;
+}
+
+/* Does the value v satisfy constraint k? -1 when that cannot be told. */
+static int satisfies(const kval *v, const cons *k)
+{
+    kval w;
+    int r;
+    switch (k->kind) {
+    case 1:
+        r = kcmp(v, &k->v, false);
+        return r == 2 ? -1 : r == 0;
+    case 2:
+        r = kcmp(v, &k->v, false);
+        return r == 2 ? -1 : r != 0;
+    case 3:
+        for (int i = 0; i < k->set->items.n; i++) {
+            const_of(k->set->items.v[i], &w);
+            r = kcmp(v, &w, false);
+            if (r == 2)
+                return -1;
+            if (r == 0)
+                return 1;
+        }
+        return 0;
+    case 4:
+        r = kcmp(v, &k->v, true);
+        return r == 2 ? -1 : k->strict ? r > 0 : r >= 0;
+    default:
+        r = kcmp(v, &k->v, true);
+        return r == 2 ? -1 : k->strict ? r < 0 : r <= 0;
+    }
+}
+
+/* Can a value satisfy both a and b (on the same expression)? */
+static bool compatible(const cons *a, const cons *b)
+{
+    if (a->kind == 1)
+        return satisfies(&a->v, b) != 0;
+    if (b->kind == 1)
+        return satisfies(&b->v, a) != 0;
+    kval w;
+    if (a->kind == 3 || b->kind == 3) {
+        const cons *s = a->kind == 3 ? a : b, *o = a->kind == 3 ? b : a;
+        for (int i = 0; i < s->set->items.n; i++) {
+            const_of(s->set->items.v[i], &w);
+            if (satisfies(&w, o) != 0)
+                return true;
+        }
+        return false;
+    }
+    if ((a->kind == 4 && b->kind == 5) || (a->kind == 5 && b->kind == 4)) {
+        const cons *lo = a->kind == 4 ? a : b, *hi = a->kind == 4 ? b : a;
+        int r = kcmp(&lo->v, &hi->v, true);
+        if (r == 2)
+            return true;
+        return r < 0 || (r == 0 && !lo->strict && !hi->strict);
+    }
+    return true;
+}
+
+static void clause_note(compilation *c, const expr *cl)
+{
+    if (cl->via)
+        NOTE(cl->at, "in `%s`", cl->via);
+}
+
+/* Warnings on a where's clauses (macro parts included): one that is
+ * always true or always false, one that repeats another, two that cannot
+ * both hold.  Once per item (not per family member or alternative). */
+static void warn_clauses(compilation *c, titem *it, vec *clauses)
+{
+    if (it->warned || c->diag.errors)
+        return;
+    int n = clauses->n;
+    cons *ks = BX_NEWN(A, cons, (size_t)n * 2 + 1);
+    int nk = 0;
+    for (int i = 0; i < n && !it->warned; i++) {
+        expr *cl = clauses->v[i];
+        int v = const_bool(cl, 0);
+        if (v >= 0) {
+            diag_warning(&c->diag, cl->at, v ? "this clause is always true"
+                                             : "this clause is always false: the predicate "
+                                               "never holds");
+            clause_note(c, cl);
+            it->warned = true;
+            break;
+        }
+        for (int j = 0; j < i; j++)
+            if (expr_equal(clauses->v[j], cl, 0)) {
+                expr *o = clauses->v[j];
+                diag_warning(&c->diag, cl->at, "this clause repeats the one at %d:%d",
+                             o->at.line, o->at.col);
+                clause_note(c, cl);
+                it->warned = true;
+                break;
+            }
+        if (it->warned)
+            break;
+        int m = constraints(cl, ks + nk);
+        for (int a = nk; a < nk + m && !it->warned; a++)
+            for (int b = 0; b < nk && !it->warned; b++) {
+                if (!expr_equal(ks[a].x, ks[b].x, 0) || compatible(&ks[a], &ks[b]))
+                    continue;
+                const expr *o = ks[b].clause;
+                diag_warning(&c->diag, cl->at, "this clause contradicts the one at %d:%d: the "
+                             "predicate never holds", o->at.line, o->at.col);
+                clause_note(c, cl);
+                NOTE(o->at, "the other clause is here");
+                it->warned = true;
+            }
+        nk += m;
+    }
+}
+
+/* The file a location is in. */
+static const file_ast *file_of(compilation *c, loc at)
+{
+    for (int i = 0; i < c->all_files.n; i++) {
+        file_ast *f = c->all_files.v[i];
+        if (f->path == at.file || (f->path && at.file && !strcmp(f->path, at.file)))
+            return f;
+    }
+    return NULL;
+}
+
+typedef struct tmap {       /* a macro's parameters and the text of its arguments */
+    const char **names, **texts;
+    int n;
+    const struct tmap *up;
+} tmap;
+
+static bool word_char(char ch)
+{
+    return isalnum((unsigned char)ch) || ch == '_';
+}
+
+/* text with each parameter of m written as its argument's text: the
+ * clause as the using pattern's names read it, for explain. */
+static const char *rewrite(compilation *c, const char *text, const tmap *m)
+{
+    if (!m || !m->n)
+        return text;
+    bx_strbuf o = {0};
+    for (const char *p = text; *p;) {
+        if (*p == '"') {        /* a string literal, as written */
+            const char *q = p + 1;
+            while (*q && *q != '"')
+                q += q[0] == '\\' && q[1] ? 2 : 1;
+            if (*q)
+                q++;
+            bx_sb_printf(&o, "%.*s", (int)(q - p), p);
+            p = q;
+            continue;
+        }
+        if (!word_char(*p) || (p > text && (word_char(p[-1]) || p[-1] == '.'))) {
+            bx_sb_printf(&o, "%c", *p++);
+            continue;
+        }
+        const char *q = p;
+        while (word_char(*q))
+            q++;
+        const char *rep = NULL;
+        for (int i = 0; i < m->n && !rep; i++)
+            if (strlen(m->names[i]) == (size_t)(q - p) && !strncmp(m->names[i], p, (size_t)(q - p)))
+                rep = m->texts[i];
+        if (rep)
+            bx_sb_printf(&o, "%s", rep);
+        else
+            bx_sb_printf(&o, "%.*s", (int)(q - p), p);
+        p = q;
+    }
+    const char *r = bx_arena_strdup(A, bx_sb_str(&o));
+    bx_sb_free(&o);
+    return r;
+}
+
+/* An argument's text as an operand: parenthesised unless it is a name, a
+ * number, a call or an index. */
+static const char *operand(compilation *c, const char *t)
+{
+    int depth = 0;
+    for (const char *p = t; *p; p++) {
+        if (*p == '(' || *p == '[')
+            depth++;
+        else if (*p == ')' || *p == ']')
+            depth--;
+        else if (depth == 0 && !word_char(*p) && *p != '.' && *p != '"')
+            return bx_arena_printf(A, "(%s)", t);
+    }
+    return t;
+}
+
+/* A top-level clause that is a use of a predicate macro becomes the
+ * top-level && clauses of its body, each with its text as the using
+ * pattern's names read it and the uses it came through (via), so that
+ * explain names the part that was false.  Nesting is bounded by
+ * BYOCC_MAX_PRED_NESTING. */
+static void flatten(compilation *c, vec *out, expr *cl, const char *via, const tmap *m,
+                    int depth)
+{
+    pred_ast *pm = cl->sym;
+    const file_ast *uf = file_of(c, cl->at);
+    tmap sub = {BX_NEWN(A, const char *, pm->params.n + 1),
+                BX_NEWN(A, const char *, pm->params.n + 1), pm->params.n, m};
+    for (int i = 0; i < pm->params.n; i++) {
+        expr *arg = cl->items.v[i];
+        sub.names[i] = ((pred_param *)pm->params.v[i])->name;
+        sub.texts[i] = operand(c, rewrite(c, expr_text(c, file_of(c, arg->at), arg), m));
+    }
+    const char *use = rewrite(c, uf ? expr_text(c, uf, cl) : pm->name, m);
+    via = via ? bx_arena_printf(A, "%s > %s", via, use) : use;
+    vec parts = {0};
+    split_clauses(c, &parts, cl->a);
+    for (int i = 0; i < parts.n; i++) {
+        expr *x = parts.v[i];
+        if (x->kind == E_MACRO && depth < BYOCC_MAX_PRED_NESTING) {
+            flatten(c, out, x, via, &sub, depth + 1);
+            continue;
+        }
+        /* A parameter standing alone is the argument, written by the user. */
+        const tmap *xm = x->fixed ? m : &sub;
+        const file_ast *xf = file_of(c, x->at);
+        x->text = rewrite(c, xf ? expr_text(c, xf, x) : "?", xm);
+        x->via = via;
+        vec_push(A, out, x);
+    }
+}
+
 static void check_where(compilation *c, decl *t, lpattern *lp, titem *it, bool partition,
                         vec *genvars, vec *genvals)
 {
@@ -2493,12 +3539,21 @@ static void check_where(compilation *c, decl *t, lpattern *lp, titem *it, bool p
         expr *cl = copy_expr(c, it->clauses.v[i], false);
         if (stopped(c))
             break;  /* the copy may be short */
-        vec_push(A, &clauses, cl);
+        ps.level = 0;
+        ps.deep = false;
         int ty = typecheck(&ps, cl);
         if (ty != T_ERROR && ty != T_BOOL)
             ERR(cl->at, "a predicate must be a condition (bool), not %s", ty_name(ty));
+        /* A clause runs only where those before it held. */
+        if (ty == T_BOOL)
+            facts_of(&ps, cl, true, 0);
+        if (ty == T_BOOL && cl->kind == E_MACRO)
+            flatten(c, &clauses, cl, NULL, NULL, 0);
+        else
+            vec_push(A, &clauses, cl);
     }
     bx_hash_free(&ps.slots);
+    warn_clauses(c, it, &clauses);
     lp->where = it->where;
     lp->clauses = clauses;
 }
@@ -2527,6 +3582,7 @@ int check(compilation *c)
             }
             case D_LINK: check_link(c, d); break;
             case D_TARGET: check_target(c, d, 0); break;
+            case D_PRED: check_pred_decl(c, d->pred); break;
             case D_LET:
                 for (int k = 0; k < d->let->params.n; k++)
                     for (int m = 0; m < k; m++)

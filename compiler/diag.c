@@ -41,6 +41,7 @@ void diag_error(diag *d, loc at, const char *fmt, ...)
 {
     if (d->errors == BYOCC_MAX_ERRORS)
         report(d, "error", at, "too many errors, stopping now");
+    d->dropped = false;
     if (d->errors < BYOCC_MAX_ERRORS) {
         va_list ap;
         va_start(ap, fmt);
@@ -51,10 +52,24 @@ void diag_error(diag *d, loc at, const char *fmt, ...)
         d->errors++;
 }
 
+void diag_warning(diag *d, loc at, const char *fmt, ...)
+{
+    /* Warnings never stop byocc, and a flood of them is cut short. */
+    d->dropped = d->warnings >= BYOCC_MAX_ERRORS;
+    if (!d->dropped) {
+        va_list ap;
+        va_start(ap, fmt);
+        vreport(d, "warning", at, fmt, ap);
+        va_end(ap);
+    }
+    if (d->warnings < INT_MAX)
+        d->warnings++;
+}
+
 void diag_note(diag *d, loc at, const char *fmt, ...)
 {
-    /* A note belongs to the error just printed. */
-    if (d->errors > BYOCC_MAX_ERRORS)
+    /* A note belongs to the error or warning just printed. */
+    if (d->errors > BYOCC_MAX_ERRORS || d->dropped)
         return;
     va_list ap;
     va_start(ap, fmt);

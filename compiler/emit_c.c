@@ -496,7 +496,7 @@ static bool type_only(const expr *e, int d0, int d1)
             if (!type_only(e->items.v[i], d0, d1))
                 return false;
         return type_only(e->a, d0, d1);
-    case E_QUANT: case E_UNARY: case E_INDEX: case E_IN_RANGE: case E_OPALT:
+    case E_QUANT: case E_UNARY: case E_INDEX: case E_IN_RANGE: case E_OPALT: case E_MACRO:
         return type_only(e->a, d0, d1) && type_only(e->b, d0, d1) && type_only(e->c, d0, d1);
     default:
         return false;
@@ -650,15 +650,18 @@ static void c_set(pctx *p, expr *e)
         }
         put(p, count);
     } else {
+        /* Lists compare item by item; the others as C values. */
+        bool list = at >= T_LIST_INT && at <= T_LIST_TENSOR;
         sb a = {0};
         cexpr_to(p, e->a, &a);
         put(p, "(");
         for (int i = 0; i < n; i++) {
-            put(p, i ? " || (" : "(");
+            put(p, i ? " || " : "");
+            put(p, list ? "byoc_ev_seq_eq(ev, " : "((");
             put(p, bx_sb_str(&a));
-            put(p, ") == (");
+            put(p, list ? ", " : ") == (");
             cexpr(p, e->items.v[i]);
-            put(p, ")");
+            put(p, list ? ")" : "))");
         }
         put(p, n ? ")" : "false)");
         sb_free(&a);
@@ -767,6 +770,14 @@ static void cexpr(pctx *p, expr *e)
         put(p, ")");
         return;
     case E_INDEX: {
+        if (e->a->ty == T_STRING) {
+            put(p, "byoc_ev_str_at(ev, ");
+            cexpr(p, e->a);
+            put(p, ", ");
+            cexpr(p, e->b);
+            put(p, ")");
+            return;
+        }
         bool value = e->ty != T_INT && e->ty != T_TENSOR;
         if (value)
             put(p, from_value(e->ty));
@@ -814,8 +825,19 @@ static void cexpr(pctx *p, expr *e)
             put(p, bx_arena_printf(A, "}, %d)%s", names.n, contains ? " > 0)" : ""));
             return;
         }
+        if (!strcmp(f, "find") || !strcmp(f, "startswith") || !strcmp(f, "endswith")) {
+            put(p, !strcmp(f, "find") ? "byoc_ev_str_find(ev, "
+                   : !strcmp(f, "startswith") ? "byoc_ev_str_starts(ev, " : "byoc_ev_str_ends(ev, ");
+            cexpr(p, e->items.v[0]);
+            put(p, ", ");
+            cexpr(p, e->items.v[1]);
+            put(p, ")");
+            return;
+        }
         const char *fn = NULL;
-        if (!strcmp(f, "abs")) {
+        if (!strcmp(f, "len") && ((expr *)e->items.v[0])->ty == T_STRING) {
+            fn = "byoc_ev_str_len";
+        } else if (!strcmp(f, "abs")) {
             fn = e->ty == T_INT ? "byoc_ev_iabs" : "byoc_ev_fabs";
         } else {
             static const struct { const char *n, *c; } fns[] = {
@@ -840,6 +862,9 @@ static void cexpr(pctx *p, expr *e)
     }
     case E_QUANT:
         c_quant(p, e);
+        return;
+    case E_MACRO:
+        cexpr(p, e->a);
         return;
     case E_UNARY:
         if (e->op == '-' && e->ty == T_INT && !e->cst) {
@@ -967,8 +992,14 @@ static const char *emit_clauses(emitter *em, lpattern *lp)
     out(em, "static const byoc_clause_decl cl%d[] = {\n", id);
     for (int i = 0; i < lp->clauses.n; i++) {
         expr *cl = lp->clauses.v[i];
-        out(em, "    { .text = %s, .line = %d, .col = %d },\n", cstr(em, cl->text),
-                cl->at.line, cl->at.col);
+        out(em, "    { .text = %s, .line = %d, .col = %d", cstr(em, cl->text), cl->at.line,
+                cl->at.col);
+        if (cl->via) {
+            const char *base = cl->at.file ? strrchr(cl->at.file, '/') : NULL;
+            out(em, ", .file = %s, .via = %s", cstr(em, base ? base + 1 : cl->at.file ? cl->at.file : ""),
+                    cstr(em, cl->via));
+        }
+        out(em, " },\n");
     }
     out(em, "};\n");
     return bx_arena_printf(A, "cl%d", id);

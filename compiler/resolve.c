@@ -5,7 +5,8 @@
  * again closes an import cycle.  Declarations then go into namespaces
  * shared by all loaded files - ops; devices and targets together, since a
  * parent may be either; externs, predicates and lower passes together,
- * since both name C functions; file-level lets - and a name declared
+ * since both name C functions; file-level lets; file-level predicate
+ * macros - and a name declared
  * twice is an error with a note at the first declaration.  A file may only
  * use what it declares or imports, directly or through its imports: each
  * file keeps the set of files it sees, as a bitset, so that asking costs
@@ -42,6 +43,7 @@ void compilation_init(compilation *c)
     bx_hash_init(&c->targets);
     bx_hash_init(&c->externs);
     bx_hash_init(&c->lets);
+    bx_hash_init(&c->preds);
     const char *env = getenv("BYOC_DATADIR");
     c->datadir = env && *env ? env : BYOC_PKGDATADIR;
 }
@@ -56,6 +58,7 @@ void compilation_free(compilation *c)
     bx_hash_free(&c->targets);
     bx_hash_free(&c->externs);
     bx_hash_free(&c->lets);
+    bx_hash_free(&c->preds);
     bx_arena_free(&c->arena);
     memset(c, 0, sizeof *c);
 }
@@ -330,6 +333,7 @@ static const char *kind_word(decl_kind k)
     case D_TARGET: return "target";
     case D_EXTERN: return "extern predicate";
     case D_LET: return "let";
+    case D_PRED: return "predicate";
     default: return "declaration";
     }
 }
@@ -367,6 +371,7 @@ static int declare_all(compilation *c)
             case D_TARGET: declare(c, &c->devices, d); break;
             case D_EXTERN: declare(c, &c->externs, d); break;
             case D_LET: declare(c, &c->lets, d); break;
+            case D_PRED: declare(c, &c->preds, d); break;
             default: break;
             }
         }

@@ -30,6 +30,7 @@ typedef void *yyscan_t;
 }
 
 %code {
+#include <ctype.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -185,6 +186,27 @@ static const char *source_text(parse_ctx *ctx, YYLTYPE l)
     *o = 0;
     return s;
 }
+/* pattern "arm_compute_lib.conv2d" = ...: a composite name as a backend's
+ * code generator expects it (TVM dispatches on dotted names).  Letters,
+ * digits, '_', '.' and '-', starting with a letter, and {var} of a for
+ * family; it is checked again once a template is expanded. */
+static char *quoted_name(parse_ctx *ctx, char *s, YYLTYPE l)
+{
+    size_t n = strlen(s);
+    bool ok = n > 0 && n <= BYOCC_MAX_NAME && (isalpha((unsigned char)s[0]) || s[0] == '{');
+    for (size_t i = 0; ok && i < n; i++)
+        ok = isalnum((unsigned char)s[i]) || strchr("_.-{}", s[i]) != NULL;
+    if (!ok) {
+        diag_error(ctx->diag, L(l),
+                   n > BYOCC_MAX_NAME ? "a pattern name is longer than %d characters"
+                                      : "a quoted pattern name is letters, digits, '_', '.' and "
+                                        "'-', starting with a letter (at most %d characters)",
+                   BYOCC_MAX_NAME);
+        return "invalid";
+    }
+    return s;
+}
+
 static type_ast mk_type(parse_ctx *ctx, const char *name, YYLTYPE l)
 {
     type_ast t;
@@ -254,6 +276,10 @@ static char *join_name(parse_ctx *ctx, char *a, const char *b, YYLTYPE l)
 %type <forgen_ast *> gen
 %type <attr_eq_ast *> attr_eq
 %type <let_ast *> let_body
+%type <pred_ast *> pred_body
+%type <vec> pred_params pred_param_list
+%type <pred_param *> pred_param
+%type <int> dims
 %type <param_ast *> setting
 %type <bool> link_dir
 
@@ -263,6 +289,7 @@ static char *join_name(parse_ctx *ctx, char *a, const char *b, YYLTYPE l)
 %left ANDAND
 %precedence '!'
 %nonassoc EQ NE '<' '>' LE GE IN
+%precedence DOTDOT
 %left '|'
 %left '+' '-'
 %left '*' '/' '%'
@@ -283,6 +310,7 @@ decl:
   | link_decl
   | target_decl
   | let_decl
+  | pred_body              { $$ = mk_decl(ctx, D_PRED, @1); $$->name = $1->name; $$->name_at = $1->at; $$->pred = $1; }
   | EXTERN PREDICATE IDENT ';'
                            { $$ = mk_decl(ctx, D_EXTERN, @1); $$->name = $3; $$->name_at = L(@3); }
   | EXTERN LOWER IDENT ';'
@@ -500,6 +528,45 @@ name_list:
   | name_list ',' IDENT    { $$ = $1; param_ast *p = NEW(param_ast); p->at = L(@3); p->key = $3; PUSH($$, p); }
   ;
 
+/* ---- predicate macros ---------------------------------------------------- */
+
+pred_body:
+    PREDICATE IDENT '(' pred_params ')' '=' expr ';'
+        {
+            $$ = NEW(pred_ast);
+            $$->at = L(@2);
+            $$->name = $2;
+            $$->params = $4;
+            $$->body = $7;
+            $$->file = ctx->out;
+        }
+  ;
+pred_params:
+    %empty                 { memset(&$$, 0, sizeof $$); }
+  | pred_param_list
+  ;
+pred_param_list:
+    pred_param             { memset(&$$, 0, sizeof $$); PUSH($$, $1); }
+  | pred_param_list ',' pred_param
+                           { $$ = $1; PUSH($$, $3); }
+  ;
+pred_param:
+    IDENT ':' IDENT dims
+        {
+            $$ = NEW(pred_param); $$->at = L(@1); $$->name = $1;
+            $$->type = $3; $$->type_at = L(@3); $$->depth = $4;
+        }
+  | IDENT ':' OP dims
+        {
+            $$ = NEW(pred_param); $$->at = L(@1); $$->name = $1;
+            $$->type = "op"; $$->type_at = L(@3); $$->depth = $4;
+        }
+  ;
+dims:
+    %empty                 { $$ = 0; }
+  | dims '[' ']'           { $$ = $1 < 3 ? $1 + 1 : 3; }
+  ;
+
 /* ---- targets --------------------------------------------------------------- */
 
 target_decl:
@@ -536,6 +603,7 @@ titem:
   | SUPPORTS pat_list where_opt ';'
         { $$ = mk_item(ctx, TI_SUPPORTS, @1); $$->pats = $2; $$->where = $3; }
   | let_body               { $$ = mk_item(ctx, TI_LET, @1); $$->let = $1; $$->name = $1->name; $$->name_at = $1->at; }
+  | pred_body              { $$ = mk_item(ctx, TI_PRED, @1); $$->pred = $1; $$->name = $1->name; $$->name_at = $1->at; }
   | pattern_item
   | FOR gens pattern_item  { $$ = $3; $$->gens = $2; $$->at = L(@1); }
   | PARTITION WHERE expr ';'
@@ -576,6 +644,7 @@ pat_name:
     IDENT
   | NAMETPL
   | SUM                    { $$ = "sum"; }
+  | STRING                 { $$ = quoted_name(ctx, $1, @1); }
   ;
 where_opt:
     %empty                 { $$ = NULL; }
@@ -769,6 +838,8 @@ expr:
             $$ = mk_expr(ctx, E_IN_RANGE, @$); $$->a = $1; $$->b = $3; $$->c = $5;
             nested(ctx, $$, @2);
         }
+  | expr IN expr %prec IN
+        { $$ = mk_expr(ctx, E_IN_LIST, @$); $$->a = $1; $$->b = $3; nested(ctx, $$, @2); }
   ;
 expr_list_opt:
     %empty                 { memset(&$$, 0, sizeof $$); }

@@ -2303,11 +2303,13 @@ static void uncovered_error(const byoc_graph *g, const byoc_registry *reg,
         const byoc_predicate_decl *r = byoc_target_partition_rule_at(reg, t, w->rule);
         const char *text = r && w->rclause >= 0 && w->rclause < r->nclauses
                                ? r->clauses[w->rclause].text : "a partition rule";
-        int rline = r && w->rclause >= 0 && w->rclause < r->nclauses
-                        ? r->clauses[w->rclause].line : t->line;
+        const byoc_clause_decl *rc = r && w->rclause >= 0 && w->rclause < r->nclauses
+                                         ? &r->clauses[w->rclause] : NULL;
+        int rline = rc ? rc->line : t->line;
+        const char *rfile = rc && rc->file ? rc->file : t->file ? t->file : "?";
         bx_error_set(err, src, line, col,
                      "no candidate for %s: partition rule of target '%s' at %s:%d failed: %s", who,
-                     t->name, t->file ? t->file : "?", rline, text);
+                     t->name, rfile, rline, text);
     } else if (any_rule_names(reg, targets, ntargets, ix, node)) {
         bx_error_set(err, src, line, col,
                      "no candidate for %s: the rules that name op '%s' did not match it within "

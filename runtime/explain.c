@@ -322,9 +322,13 @@ static bool explain_pattern(FILE *f, const bx_session *s, const byoc_target_decl
         const char *text = c.clause >= 0 && c.clause < p->pred.nclauses
                                ? p->pred.clauses[c.clause].text : "?";
         fprintf(f, ": matches, but `%s` is false", text);
-        if (c.clause >= 0 && c.clause < p->pred.nclauses)
-            fprintf(f, " (%s:%d:%d)", p->file ? p->file : "?", p->pred.clauses[c.clause].line,
-                    p->pred.clauses[c.clause].col);
+        if (c.clause >= 0 && c.clause < p->pred.nclauses) {
+            const byoc_clause_decl *cl = &p->pred.clauses[c.clause];
+            if (cl->via)
+                fprintf(f, " in `%s`", cl->via);
+            fprintf(f, " (%s:%d:%d)", cl->file ? cl->file : p->file ? p->file : "?", cl->line,
+                    cl->col);
+        }
         print_values(f, g, p, c.slots, (int)(sizeof c.slots / sizeof *c.slots), text);
         fputc('\n', f);
         free(roots);

@@ -483,6 +483,60 @@ bool byoc_ev_seq_eq(byoc_eval *ev, byoc_seq a, byoc_seq b)
     return same;
 }
 
+/* ---- strings ----------------------------------------------------------- */
+
+const char *byoc_ev_str_at(byoc_eval *ev, const char *s, int64_t i)
+{
+    /* Every one-character string, so that s[i] needs no memory. */
+    static const char chars[256][2] = {
+#define C4(b) {(char)(b)}, {(char)((b) + 1)}, {(char)((b) + 2)}, {(char)((b) + 3)}
+#define C16(b) C4(b), C4((b) + 4), C4((b) + 8), C4((b) + 12)
+#define C64(b) C16(b), C16((b) + 16), C16((b) + 32), C16((b) + 48)
+        C64(0), C64(64), C64(128), C64(192)
+#undef C64
+#undef C16
+#undef C4
+    };
+    int64_t n = (int64_t)strlen(s ? s : "");
+    if (i < 0 && i >= -n)
+        i += n;
+    if (i < 0 || i >= n) {
+        ev->undef = 1;
+        return "";
+    }
+    return chars[(unsigned char)s[i]];
+}
+
+int64_t byoc_ev_str_len(byoc_eval *ev, const char *s)
+{
+    (void)ev;
+    return (int64_t)strlen(s ? s : "");
+}
+
+int64_t byoc_ev_str_find(byoc_eval *ev, const char *s, const char *sub)
+{
+    (void)ev;
+    const char *at = strstr(s ? s : "", sub ? sub : "");
+    return at ? (int64_t)(at - (s ? s : "")) : -1;
+}
+
+bool byoc_ev_str_starts(byoc_eval *ev, const char *s, const char *prefix)
+{
+    (void)ev;
+    s = s ? s : "";
+    prefix = prefix ? prefix : "";
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+bool byoc_ev_str_ends(byoc_eval *ev, const char *s, const char *suffix)
+{
+    (void)ev;
+    s = s ? s : "";
+    suffix = suffix ? suffix : "";
+    size_t n = strlen(s), k = strlen(suffix);
+    return k <= n && strcmp(s + n - k, suffix) == 0;
+}
+
 /* ---- helpers ----------------------------------------------------------- */
 
 bool byoc_ev_str_eq(const char *a, const char *b)

@@ -41,6 +41,18 @@ EXTRA_DIST += tests/cli/partition.sh tests/cli/targets.golden \
 EXTRA_DIST += tests/golden/diag.sh tests/golden/emit.sh \
 	tests/golden/diag/attribute_of_wildcard.byoc \
 	tests/golden/diag/attribute_of_wildcard.err \
+	tests/golden/diag/attr_alternatives.byoc \
+	tests/golden/diag/attr_alternatives.err \
+	tests/golden/diag/clause_warnings.byoc \
+	tests/golden/diag/clause_warnings.err \
+	tests/golden/diag/predicate_macro.byoc \
+	tests/golden/diag/predicate_macro.err \
+	tests/golden/diag/quoted_name.byoc \
+	tests/golden/diag/quoted_name.err \
+	tests/golden/diag/quoted_name_syntax.byoc \
+	tests/golden/diag/quoted_name_syntax.err \
+	tests/golden/diag/strings_sets.byoc \
+	tests/golden/diag/strings_sets.err \
 	tests/golden/diag/attribute_type.byoc \
 	tests/golden/diag/attribute_type.err \
 	tests/golden/diag/bound_twice.byoc \

@@ -111,6 +111,15 @@ const byoc_value *byoc_ev_seq_value(byoc_eval *ev, byoc_seq s, int64_t i);
 byoc_tref byoc_ev_seq_tensor(byoc_eval *ev, byoc_seq s, int64_t i);
 bool byoc_ev_seq_eq(byoc_eval *ev, byoc_seq a, byoc_seq b);
 
+/* Strings: s[i] as a one-character string (negative counts from the end;
+ * out of range is undefined), len(s), find(s, sub) (the byte offset of the
+ * first occurrence, -1 when none), startswith(s, p), endswith(s, p). */
+const char *byoc_ev_str_at(byoc_eval *ev, const char *s, int64_t i);
+int64_t byoc_ev_str_len(byoc_eval *ev, const char *s);
+int64_t byoc_ev_str_find(byoc_eval *ev, const char *s, const char *sub);
+bool byoc_ev_str_starts(byoc_eval *ev, const char *s, const char *prefix);
+bool byoc_ev_str_ends(byoc_eval *ev, const char *s, const char *suffix);
+
 /* Small helpers for the generated code. */
 bool byoc_ev_str_eq(const char *a, const char *b);
 bool byoc_ev_in_int(int64_t v, const int64_t *set, int n);

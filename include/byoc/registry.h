@@ -138,6 +138,12 @@ typedef struct byoc_slot_decl {
 typedef struct byoc_clause_decl {
     const char *text;       /* the clause as written, for explain */
     int line, col;
+    /* A clause from inside a `predicate` macro: the file it is written in
+     * (NULL: the pattern's), and the uses of macros it came through, as
+     * the pattern wrote them ("depthwise(conv, w)"); its text has the
+     * pattern's names in place of the macro's parameters. */
+    const char *file;
+    const char *via;
 } byoc_clause_decl;
 
 typedef struct byoc_predicate_decl {
