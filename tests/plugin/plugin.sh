@@ -47,6 +47,13 @@ fi
 "$BYOC" --plugin "$plugin" partition "$model" -t testnpu_conv -f json >"$tmp/out" 2>"$tmp/err" &&
     has "$tmp/out" '"testnpu_conv"' && ok "partition json" || { bad "partition json"; cat "$tmp/err"; }
 # The bundled targets still work with a plugin loaded.
+# A quoted pattern name is the composite name in the outputs, as written.
+"$BYOC" --plugin "$plugin" partition "$model" -t testnpu_conv -f json >"$tmp/out" 2>"$tmp/err" &&
+    has "$tmp/out" '"pattern": "testnpu.conv_bn_relu"' && ok "quoted composite name in json" ||
+    { bad "quoted composite name in json"; cat "$tmp/err"; }
+"$BYOC" --plugin "$plugin" partition "$model" -t testnpu_conv -f relay >"$tmp/out" 2>"$tmp/err" &&
+    has "$tmp/out" 'Composite="testnpu.conv_bn_relu"' && ok "quoted composite name in relay" ||
+    { bad "quoted composite name in relay"; cat "$tmp/err"; }
 "$BYOC" --plugin "$plugin" partition "$model" >"$tmp/out" 2>"$tmp/err" &&
     "$BYOC" partition "$model" >"$tmp/plain" 2>&1 && cmp -s "$tmp/out" "$tmp/plain" &&
     ok "default partition unchanged by a plugin" || bad "default partition unchanged by a plugin"

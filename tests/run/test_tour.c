@@ -270,6 +270,12 @@ START_TEST(predicate_true_and_false)
     ck_assert(!eval(k, p, f64.g, names, n2, 3, &failed));
     ck_assert_int_eq(failed, 0);
     ck_assert_str_eq(p->pred.clauses[0].text, "dtype(x) in {float16, float32}");
+    /* Clause 0 comes from inside the predicate macro half_or_single(x):
+     * its text in the pattern's names, the use, and the macro's file. */
+    ck_assert_str_eq(p->pred.clauses[0].via, "half_or_single(x)");
+    ck_assert_str_eq(p->pred.clauses[0].file, "tour_gpu.byoc");
+    ck_assert_ptr_null(p->pred.clauses[2].via);
+    ck_assert_str_eq(p->pred.clauses[1].text, "!depthwise(c, x)");
     byoc_graph_destroy(f64.g);
 
     conv_graph dw = make_conv(BYOC_DT_FLOAT32, 64, 64, 64, 64);
