@@ -2187,7 +2187,19 @@ static int type_call(pscope *ps, expr *e)
     for (size_t i = 0; i < c->externs.n && n < 64; i++)
         if (!((decl *)c->externs.entries[i].val)->lower)
             names[n++] = c->externs.entries[i].key;
-    suggest(c, e->at, f, names, n);
+    suggester sg;
+    suggest_begin(&sg, f);
+    for (int i = 0; i < n; i++)
+        suggest_offer(&sg, names[i]);
+    for (size_t i = 0; i < c->preds.n; i++)
+        if (visible_from(ps->target->file, c->preds.entries[i].val))
+            suggest_offer(&sg, c->preds.entries[i].key);
+    for (int i = 0; i < ps->target->items.n; i++) {
+        titem *it = ps->target->items.v[i];
+        if (it->kind == TI_PRED)
+            suggest_offer(&sg, it->pred->name);
+    }
+    suggest_note(c, e->at, &sg);
     return T_ERROR;
 }
 
