@@ -311,7 +311,14 @@ int byoc_target_set_option(byoc_registry *reg, const char *target,
                            const char *name, const byoc_value *v,
                            byoc_error *err);
 /* Set an option from text as a user writes it on a command line:
- * "true", "3", "2.5", "float16", "8.6.1", a string, or a list "[1,2]". */
+ * "true", "3", "2.5", "float16", "8.6.1", a string, or a list "[1,2]".
+ * Besides its declared options, every target has four fusion settings
+ * that stand in for its declaration's (doc/partitioner.md, "Fusion
+ * limits"): fusion (none, tvm or any), max_depth, max_nodes and max_exits
+ * (a whole number up to 1000000; 0: unbounded).  Refinements that set
+ * none of their own inherit them; a declared option of the same name
+ * comes first.  byoc_target_set_option takes them too, as a string and
+ * ints. */
 int byoc_target_set_option_text(byoc_registry *reg, const char *target,
                                  const char *name, const char *text,
                                  byoc_error *err);
