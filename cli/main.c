@@ -33,14 +33,20 @@ extern char **environ;
 #define TMP_SUFFIX ".tmp" "XX" "XX" "XX"
 
 static const char usage_text[] =
-    "usage: byoc [--version] [--help] [--plugin LIB]... COMMAND [ARGS]\n"
+    "usage: byoc [--version] [--help] [--plugin LIB]... [--default-device D]\n"
+    "            COMMAND [ARGS]\n"
     "\n"
     "global options (before the command):\n"
     "  --plugin LIB             load more targets from the shared library LIB,\n"
     "                           built from .byoc files with an entry point\n"
     "                           byoc_plugin_register (see <byoc/plugin.h>);\n"
     "                           repeatable; a LIB without a '/' is searched\n"
-    "                           for like any shared library, so write ./LIB\n"
+    "                           for like any shared library, so write ./LIB;\n"
+    "                           a library loaded already is not registered\n"
+    "                           again (a warning says so)\n"
+    "  --default-device D       without -t, search the targets of device D\n"
+    "                           (default: the device a plugin chose, else the\n"
+    "                           first with a native target: cuda)\n"
     "\n"
     "commands:\n"
     "  info MODEL\n"
@@ -1558,7 +1564,8 @@ static int load_plugin(byoc_registry *reg, const char *path, void **handle)
 
 /* main after the global options: argv[0] is the program, argv[1] the
  * command. */
-static int run(int argc, char **argv, const char **plugins, int nplugins, void **handles)
+static int run(int argc, char **argv, const char **plugins, int nplugins, void **handles,
+               const char *default_device)
 {
     if (argc < 2) {
         usage(stderr);
@@ -1589,6 +1596,12 @@ static int run(int argc, char **argv, const char **plugins, int nplugins, void *
         print_error(&err);
         byoc_registry_destroy(reg);
         return 1;
+    }
+    /* After the plugins, which may have set it themselves. */
+    if (default_device && byoc_registry_set_default_device(reg, default_device, &err) != 0) {
+        print_error(&err);
+        byoc_registry_destroy(reg);
+        return 2;
     }
     int rc;
     static const struct {
@@ -1624,21 +1637,28 @@ int main(int argc, char **argv)
         return 1;
     }
     int nplugins = 0, argi = 1;
-    while (argi < argc && opt_is(argv[argi], "--plugin", NULL)) {
-        const char *v = opt_value(argc, argv, &argi, "--plugin");
+    const char *default_device = NULL;
+    while (argi < argc && (opt_is(argv[argi], "--plugin", NULL)
+                           || opt_is(argv[argi], "--default-device", NULL))) {
+        bool plugin = opt_is(argv[argi], "--plugin", NULL);
+        const char *name = plugin ? "--plugin" : "--default-device";
+        const char *v = opt_value(argc, argv, &argi, name);
         if (!v || !*v) {
             if (v)
-                fprintf(stderr, "byoc: error: --plugin needs a value\n");
+                fprintf(stderr, "byoc: error: %s needs a value\n", name);
             free(plugins);
             free(handles);
             return 2;
         }
-        plugins[nplugins++] = v;
+        if (plugin)
+            plugins[nplugins++] = v;
+        else
+            default_device = v;
         argi++;
     }
     argc -= argi - 1;
     argv += argi - 1;
-    int rc = run(argc, argv, plugins, nplugins, handles);
+    int rc = run(argc, argv, plugins, nplugins, handles, default_device);
     /* After the registry is gone: it pointed into the plugins' tables. */
     for (int i = 0; i < nplugins; i++)
         if (handles[i])

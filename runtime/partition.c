@@ -198,12 +198,7 @@ int bx_select_targets(const byoc_registry *reg, const byoc_partition_options *o,
             v[n++] = t;
         }
     } else {
-        const byoc_device_decl *d = NULL;
-        for (int i = 0; i < total && !d; i++) {
-            const byoc_target_decl *t = byoc_registry_target_at(reg, i);
-            if (is_native(reg, t))
-                d = byoc_target_device(reg, t);
-        }
+        const byoc_device_decl *d = byoc_registry_default_device(reg);
         if (!d) {
             bx_error_set(err, NULL, 0, 0,
                          total ? "no registered target supports every op ('supports *'), "

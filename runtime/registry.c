@@ -73,6 +73,9 @@ struct byoc_registry {
     bx_target *targets;
     int ntargets, captargets;
     bx_hash target_names;
+    /* The device whose targets are searched when none are named, as its
+     * index + 1; 0: the first device with a native target. */
+    int default_device;
 };
 
 /* ---- small helpers ----------------------------------------------------- */
@@ -1268,6 +1271,62 @@ int byoc_registry_set_option_spec(byoc_registry *reg, const char *spec, byoc_err
     int rc = byoc_target_set_option_text(reg, target, name, eq + 1, err);
     bx_arena_free(&scratch);
     return rc;
+}
+
+/* ---- the default device ------------------------------------------------ */
+
+/* Does device d have a native target (one that supports every op)? */
+static bool has_native(const byoc_registry *reg, const byoc_device_decl *d)
+{
+    for (int i = 0; i < reg->ntargets; i++)
+        if (byoc_target_supports_all(reg, reg->targets[i].decl)
+            && byoc_target_device(reg, reg->targets[i].decl) == d)
+            return true;
+    return false;
+}
+
+int byoc_registry_set_default_device(byoc_registry *reg, const char *device, byoc_error *err)
+{
+    if (!reg) {
+        bx_error_set(err, NULL, 0, 0, "no registry");
+        return -1;
+    }
+    if (!device) {
+        reg->default_device = 0;
+        return 0;
+    }
+    int i = index_of(&reg->device_names, device);
+    if (i < 0) {
+        char hint[160];
+        bx_suggest s;
+        bx_suggest_init(&s, device);
+        for (int k = 0; k < reg->ndevices; k++)
+            bx_suggest_offer(&s, ((const byoc_device_decl *)reg->devices[k].decl)->name);
+        bx_error_set(err, NULL, 0, 0, "unknown device '%s'%s", device,
+                     bx_suggest_hint(&s, hint, sizeof hint));
+        return -1;
+    }
+    if (!has_native(reg, byoc_registry_device_at(reg, i))) {
+        bx_error_set(err, NULL, 0, 0,
+                     "device '%s' has no native target (one with 'supports *'), so it cannot "
+                     "be the default device",
+                     device);
+        return -1;
+    }
+    reg->default_device = i + 1;
+    return 0;
+}
+
+const byoc_device_decl *byoc_registry_default_device(const byoc_registry *reg)
+{
+    if (!reg)
+        return NULL;
+    if (reg->default_device > 0)
+        return byoc_registry_device_at(reg, reg->default_device - 1);
+    for (int i = 0; i < reg->ntargets; i++)
+        if (byoc_target_supports_all(reg, reg->targets[i].decl))
+            return byoc_target_device(reg, reg->targets[i].decl);
+    return NULL;
 }
 
 /* ---- device parameters ------------------------------------------------- */

@@ -88,8 +88,10 @@ typedef enum byoc_strategy {
 
 typedef struct byoc_partition_options {
     /* The targets, by name, highest priority first (greedy's order);
-     * ntargets == 0: every target of the registry on the device of the
-     * first target that supports every op. */
+     * ntargets == 0: every target of the registry on its default device
+     * (byoc_registry_default_device: unless set, the device of the first
+     * target that supports every op).  Otherwise exactly these, plus the
+     * native target of each device they use. */
     const char *const *targets;
     int ntargets;
     byoc_strategy strategy;

@@ -332,8 +332,20 @@ int byoc_registry_set_option_spec(byoc_registry *reg, const char *spec,
  * non-negative and finite; units a whole number up to 1000000.  Results
  * computed before keep the figures they were computed with. */
 int byoc_registry_set_device_spec(byoc_registry *reg, const char *spec, byoc_error *err);
-/* Reset every option of every target to its default. */
+/* Reset every option and fusion setting of every target to its default. */
 void byoc_registry_reset_options(byoc_registry *reg);
+
+/* The default device: when no targets are named, the partitioner searches
+ * this device's targets (its backends, then its native targets).  Unless
+ * set, it is the device of the first registered target that supports
+ * every op: with the byoc command's bundled targets, cuda.  A plugin's
+ * entry point (<byoc/plugin.h>) may set it, after registering its
+ * modules, to one of its own devices; the last setting wins, and NULL
+ * restores the rule above.  Fails, with err set, for an unknown device
+ * (with a suggestion) or one without a native target. */
+int byoc_registry_set_default_device(byoc_registry *reg, const char *device, byoc_error *err);
+/* The default device as above, or NULL when no device has a native target. */
+const byoc_device_decl *byoc_registry_default_device(const byoc_registry *reg);
 
 /* The Relay op vocabulary (lib/relay.byoc), compiled into libbyoc.  Backend
  * modules that import relay.byoc register it first themselves. */
