@@ -452,6 +452,8 @@ static int parse_cli(byoc_registry *reg, cli_opts *c, int argc, char **argv, uns
                 return 2;
             }
             c->time_limit = t;
+        } else if ((allowed & OPT_STRICT) && !strcmp(a, "--strict")) {
+            c->strict = true;
         } else if ((allowed & OPT_STATS) && !strcmp(a, "--stats")) {
             c->stats = true;
         } else if ((allowed & OPT_FORMAT) && !strcmp(a, "--rewrite")) {
@@ -502,6 +504,10 @@ static int parse_cli(byoc_registry *reg, cli_opts *c, int argc, char **argv, uns
                 strcmp(c->format, "onnx") ? "FILE.onnx" : "DIR (a folder that does not exist)");
         return 2;
     }
+    if (c->strict && !c->cost) {
+        fprintf(stderr, "byoc: error: --strict goes with --cost table:FILE\n");
+        return 2;
+    }
     if (c->rewrite && !(c->format && !strcmp(c->format, "onnx"))) {
         fprintf(stderr, "byoc: error: --rewrite goes with -f onnx\n");
         return 2;
@@ -518,8 +524,21 @@ void fill_options(const cli_opts *c, byoc_partition_options *o,
     o->strategy = c->strategy;
     o->single = c->single;
     o->table = table;
+    o->strict_table = c->strict;
     o->max_states = c->max_states;
     o->time_limit = c->time_limit;
+}
+
+void report_fallback(const cli_opts *c, const byoc_result *r)
+{
+    if (!c->cost || !r->kernels_fallback)
+        return;
+    size_t parts = (size_t)r->npartitions - r->from_table - r->from_callback;
+    fprintf(stderr,
+            "byoc: warning: %zu of %zu kernels are not in the cost table '%s' and were "
+            "priced by the analytic model (%zu of the %d partitions chosen); --strict "
+            "makes this an error\n",
+            r->kernels_fallback, r->nkernels, c->cost, parts, r->npartitions);
 }
 
 /* Read the cost table named by --cost table:FILE (NULL when none); on
@@ -755,8 +774,8 @@ static int cmd_partition(byoc_registry *reg, int argc, char **argv)
     byoc_cost_table *table;
     byoc_graph *g;
     int rc = start_command(reg, &c, argc, argv,
-                           OPT_TARGETS | OPT_OPTION | OPT_SEARCH | OPT_COST | OPT_FORMAT |
-                               OPT_OUTPUT | OPT_STATES | OPT_STATS,
+                           OPT_TARGETS | OPT_OPTION | OPT_SEARCH | OPT_COST | OPT_STRICT |
+                               OPT_FORMAT | OPT_OUTPUT | OPT_STATES | OPT_STATS,
                            &table, &g);
     if (rc < 0) {
         rc = 1;
@@ -768,6 +787,7 @@ static int cmd_partition(byoc_registry *reg, int argc, char **argv)
             print_error(&err);
         } else {
             rc = write_result(&c, r);
+            report_fallback(&c, r);
             if (c.stats)
                 print_stats(r);
             byoc_result_destroy(r);
@@ -792,7 +812,7 @@ typedef struct compare_row {
 static void compare_run(const byoc_graph *g, const byoc_partition_options *base,
                         const char *name, const char *const *targets, int ntargets,
                         byoc_strategy strategy, const char *single, compare_row *row,
-                        bool stats)
+                        bool stats, const cli_opts *report)
 {
     byoc_partition_options o = *base;
     o.targets = targets;
@@ -811,6 +831,8 @@ static void compare_run(const byoc_graph *g, const byoc_partition_options *base,
     row->cost = r->cost;
     row->partitions = r->npartitions;
     row->optimal = r->optimal;
+    if (report)
+        report_fallback(report, r);
     if (stats)
         print_stats(r);
     byoc_result_destroy(r);
@@ -825,8 +847,8 @@ static int cmd_compare(byoc_registry *reg, int argc, char **argv)
     const char **natives = NULL, **all = NULL;
     compare_row *rows = NULL;
     int rc = start_command(reg, &c, argc, argv,
-                           OPT_TARGETS | OPT_OPTION | OPT_COST | OPT_STATES | OPT_STATS |
-                               OPT_OUTPUT,
+                           OPT_TARGETS | OPT_OPTION | OPT_COST | OPT_STRICT | OPT_STATES |
+                               OPT_STATS | OPT_OUTPUT,
                            &table, &g);
     if (rc >= 0)
         goto done;
@@ -860,17 +882,20 @@ static int cmd_compare(byoc_registry *reg, int argc, char **argv)
                  natives[i]);
     snprintf(name + strlen(name), sizeof name - strlen(name), ")");
     compare_run(g, &base, name, natives, nn, BYOC_SEARCH_OPTIMAL, NULL, &rows[nrows++],
-                c.stats);
+                c.stats, NULL);
     for (int i = 0; i < n; i++) {
         if (byoc_target_supports_all(reg, sel[i]))
             continue;
         snprintf(name, sizeof name, "single:%s", sel[i]->name);
         compare_run(g, &base, name, natives, nn, BYOC_SEARCH_SINGLE, sel[i]->name,
-                    &rows[nrows++], c.stats);
+                    &rows[nrows++], c.stats, NULL);
     }
-    compare_run(g, &base, "greedy", all, n, BYOC_SEARCH_GREEDY, NULL, &rows[nrows++], c.stats);
+    compare_run(g, &base, "greedy", all, n, BYOC_SEARCH_GREEDY, NULL, &rows[nrows++], c.stats,
+                NULL);
+    /* Its candidates are every other row's: the one count of the kernels
+     * the table lacked. */
     compare_run(g, &base, "optimal", all, n, BYOC_SEARCH_OPTIMAL, NULL, &rows[nrows++],
-                c.stats);
+                c.stats, &c);
     out_file o;
     if (out_open(&o, c.output) != 0)
         goto done;
