@@ -962,43 +962,21 @@ static int cmd_explain(byoc_registry *reg, int argc, char **argv)
     byoc_cost_table *table;
     byoc_graph *g;
     int rc = start_command(reg, &c, argc, argv,
-                           OPT_TARGETS | OPT_OPTION | OPT_COST | OPT_NODE | OPT_OUTPUT, &table,
+                           OPT_TARGETS | OPT_OPTION | OPT_COST | OPT_STRICT | OPT_NODE |
+                               OPT_OUTPUT, &table,
                            &g);
     if (rc >= 0) {
         cli_opts_free(&c);
         return rc;
     }
     rc = 1;
-    /* -t names the targets to explain; the placement is searched over the
-     * default targets and them, so the answer is about the placement a
-     * plain `byoc partition` would make, with them in it. */
+    /* -t selects the targets searched as it does for partition: exactly
+     * these, plus the native target of each device they use; the ones
+     * named are the ones explained.  Without -t, the default targets,
+     * each explained. */
     byoc_partition_options o;
     fill_options(&c, &o, table);
-    byoc_partition_options dflt;
-    byoc_partition_options_init(&dflt);
     byoc_error err;
-    int nd = byoc_partition_targets(reg, &dflt, NULL, 0, &err);
-    const byoc_target_decl **dv = calloc((size_t)(nd > 0 ? nd : 0) + 1, sizeof *dv);
-    const char **names = calloc((size_t)(nd > 0 ? nd : 0) + (size_t)c.ntargets + 1,
-                                sizeof *names);
-    int nn = 0;
-    if (!dv || !names) {
-        fprintf(stderr, "byoc: error: out of memory\n");
-        goto done;
-    }
-    if (nd > 0)
-        byoc_partition_targets(reg, &dflt, dv, nd, &err);
-    for (int i = 0; i < nd; i++)
-        names[nn++] = dv[i]->name;
-    for (int i = 0; i < c.ntargets; i++) {
-        bool have = false;
-        for (int k = 0; k < nn && !have; k++)
-            have = !strcmp(names[k], c.targets[i]);
-        if (!have)
-            names[nn++] = c.targets[i];
-    }
-    o.targets = names;
-    o.ntargets = nn;
     int node = find_node(g, c.node);
     if (node < 0) {
         fprintf(stderr, "byoc: error: %s has no node '%s'\n", c.model, c.node);
@@ -1012,8 +990,6 @@ static int cmd_explain(byoc_registry *reg, int argc, char **argv)
         rc = out_close(&out, erc == 0);
     }
 done:
-    free(dv);
-    free(names);
     byoc_graph_destroy(g);
     byoc_cost_table_destroy(table);
     cli_opts_free(&c);
