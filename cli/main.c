@@ -1529,7 +1529,8 @@ static int cmd_info(byoc_registry *reg, int argc, char **argv)
 /* Load the plugin at path and register its modules into reg.  The handle
  * goes in *handle and must stay open while reg is in use: reg points into
  * the library's tables.  Prints the error and returns -1 on failure. */
-static int load_plugin(byoc_registry *reg, const char *path, void **handle)
+static int load_plugin(byoc_registry *reg, const char *path, void **handle,
+                       const char *const *before, void *const *before_handles, int nbefore)
 {
     *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!*handle) {
@@ -1538,6 +1539,15 @@ static int load_plugin(byoc_registry *reg, const char *path, void **handle)
                 why ? why : "unknown error");
         return -1;
     }
+    /* dlopen gives the handle it gave before for a library already loaded,
+     * under this name or another (a link, ./lib.so and its full path):
+     * registering it again would change nothing, so say so and go on. */
+    for (int i = 0; i < nbefore; i++)
+        if (before_handles[i] == *handle) {
+            fprintf(stderr, "byoc: warning: plugin '%s' is the library '%s' already loaded; "
+                            "its targets are registered once\n", path, before[i]);
+            return 0;
+        }
     dlerror();
     void *sym = dlsym(*handle, BYOC_PLUGIN_ENTRY);
     if (!sym) {
@@ -1589,7 +1599,7 @@ static int run(int argc, char **argv, const char **plugins, int nplugins, void *
         return 1;
     }
     for (int i = 0; i < nplugins; i++)
-        if (load_plugin(reg, plugins[i], &handles[i]) != 0) {
+        if (load_plugin(reg, plugins[i], &handles[i], plugins, handles, i) != 0) {
             byoc_registry_destroy(reg);
             return 1;
         }
