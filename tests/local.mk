@@ -260,5 +260,5 @@ tests/cli/select.log: tests/cli/libdefdev.la
 TESTS += tests/cli/select.sh tests/cli/fusion_options.sh tests/cli/cost_table.sh \
 	tests/cli/repo_refs.sh
 EXTRA_DIST += tests/cli/select.sh tests/cli/fusion_options.sh tests/cli/cost_table.sh \
-	tests/cli/repo_refs.sh tests/cli/explain_cpu_conv.golden \
+	tests/cli/repo_refs.sh tests/cli/defdev.c tests/cli/explain_cpu_conv.golden \
 	tests/cli/partition_max_nodes.golden
