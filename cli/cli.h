@@ -14,7 +14,8 @@ typedef enum { FMT_AUTO, FMT_RELAY, FMT_ONNX } model_format;
 
 enum {
     OPT_TARGETS = 1, OPT_OPTION = 2, OPT_SEARCH = 4, OPT_COST = 8, OPT_FORMAT = 16,
-    OPT_OUTPUT = 32, OPT_STATES = 64, OPT_STATS = 128, OPT_NODE = 256, OPT_INPUT = 512
+    OPT_OUTPUT = 32, OPT_STATES = 64, OPT_STATS = 128, OPT_NODE = 256, OPT_INPUT = 512,
+    OPT_STRICT = 1024
 };
 
 typedef struct cli_opts {
@@ -27,6 +28,7 @@ typedef struct cli_opts {
     byoc_strategy strategy;
     const char *single;
     const char *cost;            /* NULL: analytic */
+    bool strict;                 /* --strict: every kernel from the table */
     const char *format;          /* NULL: text */
     const char *output;
     bool rewrite;                /* -f onnx: every call from the graph */
@@ -49,6 +51,10 @@ bool opt_is(const char *a, const char *lng, const char *shrt);
 /* The value of option argv[*i]: "--x=V" or "--x V" / "-x V", with *i
  * moved past it; NULL after reporting a missing value. */
 const char *opt_value(int argc, char **argv, int *i, const char *name);
+
+/* On standard error, how many kernels the cost table lacked (priced by
+ * the analytic model instead), when it lacked any. */
+void report_fallback(const cli_opts *c, const byoc_result *r);
 
 /* Partitioning options from the command line's. */
 void fill_options(const cli_opts *c, byoc_partition_options *o, const byoc_cost_table *table);

@@ -33,14 +33,20 @@ extern char **environ;
 #define TMP_SUFFIX ".tmp" "XX" "XX" "XX"
 
 static const char usage_text[] =
-    "usage: byoc [--version] [--help] [--plugin LIB]... COMMAND [ARGS]\n"
+    "usage: byoc [--version] [--help] [--plugin LIB]... [--default-device D]\n"
+    "            COMMAND [ARGS]\n"
     "\n"
     "global options (before the command):\n"
     "  --plugin LIB             load more targets from the shared library LIB,\n"
     "                           built from .byoc files with an entry point\n"
     "                           byoc_plugin_register (see <byoc/plugin.h>);\n"
     "                           repeatable; a LIB without a '/' is searched\n"
-    "                           for like any shared library, so write ./LIB\n"
+    "                           for like any shared library, so write ./LIB;\n"
+    "                           a library loaded already is not registered\n"
+    "                           again (a warning says so)\n"
+    "  --default-device D       without -t, search the targets of device D\n"
+    "                           (default: the device a plugin chose, else the\n"
+    "                           first with a native target: cuda)\n"
     "\n"
     "commands:\n"
     "  info MODEL\n"
@@ -49,18 +55,20 @@ static const char usage_text[] =
     "      types, named dimensions, nodes folded at load, total FLOPs (and\n"
     "      the calls without), and the nodes left untyped or opaque\n"
     "  partition MODEL [-t T1,T2,...] [--option T:NAME=VALUE]... [--search S]\n"
-    "            [--cost C] [-f FORMAT] [-o FILE] [--max-states N]\n"
+    "            [--cost C [--strict]] [-f FORMAT] [-o FILE] [--max-states N]\n"
     "            [--time-limit SECONDS] [--stats] [--rewrite]\n"
     "      place every operator call on the targets with the lowest estimated\n"
     "      latency and print the partitions\n"
-    "  compare MODEL [-t T1,T2,...] [--option T:NAME=VALUE]... [--cost C]\n"
+    "  compare MODEL [-t T1,T2,...] [--option T:NAME=VALUE]... [--cost C [--strict]]\n"
     "          [--max-states N] [--time-limit SECONDS] [--stats] [-o FILE]\n"
     "      one table: the native targets alone, each backend alone with native\n"
     "      fallback, greedy and optimal; latency and speed-up over native\n"
-    "  explain MODEL --node NODE [-t T1,T2,...] [--option ...] [--cost C] [-o FILE]\n"
-    "      why NODE (%42, a name, or #id) is or is not placed on each target;\n"
-    "      with -t, only those targets are explained, in the placement over the\n"
-    "      default targets and them\n"
+    "  explain MODEL --node NODE [-t T1,T2,...] [--option ...] [--cost C [--strict]]\n"
+    "          [-o FILE]\n"
+    "      why NODE (%42, a name, or #id) is or is not placed on each target\n"
+    "      searched; with -t, the placement is partition's with that -t (these\n"
+    "      targets and their devices' natives) and the targets named are the\n"
+    "      ones explained\n"
     "  matches MODEL [-t T1,T2,...] [--option ...] [-o FILE]\n"
     "      what each target could take, whatever the search then chooses:\n"
     "      calls per op, each named pattern's matches by root, the calls\n"
@@ -104,18 +112,25 @@ static const char usage_text[] =
     "      options, rules, the runtime and lowering passes of each target\n"
     "\n"
     "options:\n"
-    "  -t, --targets T1,T2,...  the targets, highest priority first; the native\n"
-    "                           target of each device used is added (default:\n"
-    "                           every target of the first device with a native\n"
-    "                           target)\n"
-    "  --option T:NAME=VALUE    set an option of target T (repeatable)\n"
+    "  -t, --targets T1,T2,...  exactly these targets, highest priority first,\n"
+    "                           and the native target of each device they use\n"
+    "                           (default: every target of the default device,\n"
+    "                           see --default-device)\n"
+    "  --option T:NAME=VALUE    set an option of target T (repeatable); besides\n"
+    "                           its declared options, every target takes the\n"
+    "                           fusion settings fusion, max_depth, max_nodes and\n"
+    "                           max_exits (none|tvm|any; a number, 0:\n"
+    "                           unbounded), in place of its declaration's\n"
     "  --device-param D:KEY=VALUE\n"
     "                           change a cost parameter of device D: flops.DTYPE,\n"
     "                           bandwidth, launch, inner_launch, units or grain\n"
     "                           (repeatable; see doc/cost-model.md)\n"
     "  --search S               optimal (default), greedy, or single:T\n"
     "  --cost C                 analytic (default) or table:FILE (a CSV of\n"
-    "                           measured kernels; others fall back to analytic)\n"
+    "                           measured kernels; others fall back to analytic,\n"
+    "                           and a warning on standard error says how many)\n"
+    "  --strict                 with --cost table:FILE: a kernel the table lacks\n"
+    "                           is an error (partition, compare, explain)\n"
     "  -f, --format F           text (default), json, relay, dot, svg or png\n"
     "                           (svg and png need Graphviz's dot); for\n"
     "                           partition also onnx (-o DIR: one ONNX model\n"
@@ -446,6 +461,8 @@ static int parse_cli(byoc_registry *reg, cli_opts *c, int argc, char **argv, uns
                 return 2;
             }
             c->time_limit = t;
+        } else if ((allowed & OPT_STRICT) && !strcmp(a, "--strict")) {
+            c->strict = true;
         } else if ((allowed & OPT_STATS) && !strcmp(a, "--stats")) {
             c->stats = true;
         } else if ((allowed & OPT_FORMAT) && !strcmp(a, "--rewrite")) {
@@ -496,6 +513,10 @@ static int parse_cli(byoc_registry *reg, cli_opts *c, int argc, char **argv, uns
                 strcmp(c->format, "onnx") ? "FILE.onnx" : "DIR (a folder that does not exist)");
         return 2;
     }
+    if (c->strict && !c->cost) {
+        fprintf(stderr, "byoc: error: --strict goes with --cost table:FILE\n");
+        return 2;
+    }
     if (c->rewrite && !(c->format && !strcmp(c->format, "onnx"))) {
         fprintf(stderr, "byoc: error: --rewrite goes with -f onnx\n");
         return 2;
@@ -512,8 +533,21 @@ void fill_options(const cli_opts *c, byoc_partition_options *o,
     o->strategy = c->strategy;
     o->single = c->single;
     o->table = table;
+    o->strict_table = c->strict;
     o->max_states = c->max_states;
     o->time_limit = c->time_limit;
+}
+
+void report_fallback(const cli_opts *c, const byoc_result *r)
+{
+    if (!c->cost || !r->kernels_fallback)
+        return;
+    size_t parts = (size_t)r->npartitions - r->from_table - r->from_callback;
+    fprintf(stderr,
+            "byoc: warning: %zu of %zu kernels are not in the cost table '%s' and were "
+            "priced by the analytic model (%zu of the %d partitions chosen); --strict "
+            "makes this an error\n",
+            r->kernels_fallback, r->nkernels, c->cost, parts, r->npartitions);
 }
 
 /* Read the cost table named by --cost table:FILE (NULL when none); on
@@ -749,8 +783,8 @@ static int cmd_partition(byoc_registry *reg, int argc, char **argv)
     byoc_cost_table *table;
     byoc_graph *g;
     int rc = start_command(reg, &c, argc, argv,
-                           OPT_TARGETS | OPT_OPTION | OPT_SEARCH | OPT_COST | OPT_FORMAT |
-                               OPT_OUTPUT | OPT_STATES | OPT_STATS,
+                           OPT_TARGETS | OPT_OPTION | OPT_SEARCH | OPT_COST | OPT_STRICT |
+                               OPT_FORMAT | OPT_OUTPUT | OPT_STATES | OPT_STATS,
                            &table, &g);
     if (rc < 0) {
         rc = 1;
@@ -762,6 +796,7 @@ static int cmd_partition(byoc_registry *reg, int argc, char **argv)
             print_error(&err);
         } else {
             rc = write_result(&c, r);
+            report_fallback(&c, r);
             if (c.stats)
                 print_stats(r);
             byoc_result_destroy(r);
@@ -786,7 +821,7 @@ typedef struct compare_row {
 static void compare_run(const byoc_graph *g, const byoc_partition_options *base,
                         const char *name, const char *const *targets, int ntargets,
                         byoc_strategy strategy, const char *single, compare_row *row,
-                        bool stats)
+                        bool stats, const cli_opts *report)
 {
     byoc_partition_options o = *base;
     o.targets = targets;
@@ -805,6 +840,8 @@ static void compare_run(const byoc_graph *g, const byoc_partition_options *base,
     row->cost = r->cost;
     row->partitions = r->npartitions;
     row->optimal = r->optimal;
+    if (report)
+        report_fallback(report, r);
     if (stats)
         print_stats(r);
     byoc_result_destroy(r);
@@ -819,8 +856,8 @@ static int cmd_compare(byoc_registry *reg, int argc, char **argv)
     const char **natives = NULL, **all = NULL;
     compare_row *rows = NULL;
     int rc = start_command(reg, &c, argc, argv,
-                           OPT_TARGETS | OPT_OPTION | OPT_COST | OPT_STATES | OPT_STATS |
-                               OPT_OUTPUT,
+                           OPT_TARGETS | OPT_OPTION | OPT_COST | OPT_STRICT | OPT_STATES |
+                               OPT_STATS | OPT_OUTPUT,
                            &table, &g);
     if (rc >= 0)
         goto done;
@@ -854,17 +891,20 @@ static int cmd_compare(byoc_registry *reg, int argc, char **argv)
                  natives[i]);
     snprintf(name + strlen(name), sizeof name - strlen(name), ")");
     compare_run(g, &base, name, natives, nn, BYOC_SEARCH_OPTIMAL, NULL, &rows[nrows++],
-                c.stats);
+                c.stats, NULL);
     for (int i = 0; i < n; i++) {
         if (byoc_target_supports_all(reg, sel[i]))
             continue;
         snprintf(name, sizeof name, "single:%s", sel[i]->name);
         compare_run(g, &base, name, natives, nn, BYOC_SEARCH_SINGLE, sel[i]->name,
-                    &rows[nrows++], c.stats);
+                    &rows[nrows++], c.stats, NULL);
     }
-    compare_run(g, &base, "greedy", all, n, BYOC_SEARCH_GREEDY, NULL, &rows[nrows++], c.stats);
+    compare_run(g, &base, "greedy", all, n, BYOC_SEARCH_GREEDY, NULL, &rows[nrows++], c.stats,
+                NULL);
+    /* Its candidates are every other row's: the one count of the kernels
+     * the table lacked. */
     compare_run(g, &base, "optimal", all, n, BYOC_SEARCH_OPTIMAL, NULL, &rows[nrows++],
-                c.stats);
+                c.stats, &c);
     out_file o;
     if (out_open(&o, c.output) != 0)
         goto done;
@@ -931,43 +971,21 @@ static int cmd_explain(byoc_registry *reg, int argc, char **argv)
     byoc_cost_table *table;
     byoc_graph *g;
     int rc = start_command(reg, &c, argc, argv,
-                           OPT_TARGETS | OPT_OPTION | OPT_COST | OPT_NODE | OPT_OUTPUT, &table,
+                           OPT_TARGETS | OPT_OPTION | OPT_COST | OPT_STRICT | OPT_NODE |
+                               OPT_OUTPUT, &table,
                            &g);
     if (rc >= 0) {
         cli_opts_free(&c);
         return rc;
     }
     rc = 1;
-    /* -t names the targets to explain; the placement is searched over the
-     * default targets and them, so the answer is about the placement a
-     * plain `byoc partition` would make, with them in it. */
+    /* -t selects the targets searched as it does for partition: exactly
+     * these, plus the native target of each device they use; the ones
+     * named are the ones explained.  Without -t, the default targets,
+     * each explained. */
     byoc_partition_options o;
     fill_options(&c, &o, table);
-    byoc_partition_options dflt;
-    byoc_partition_options_init(&dflt);
     byoc_error err;
-    int nd = byoc_partition_targets(reg, &dflt, NULL, 0, &err);
-    const byoc_target_decl **dv = calloc((size_t)(nd > 0 ? nd : 0) + 1, sizeof *dv);
-    const char **names = calloc((size_t)(nd > 0 ? nd : 0) + (size_t)c.ntargets + 1,
-                                sizeof *names);
-    int nn = 0;
-    if (!dv || !names) {
-        fprintf(stderr, "byoc: error: out of memory\n");
-        goto done;
-    }
-    if (nd > 0)
-        byoc_partition_targets(reg, &dflt, dv, nd, &err);
-    for (int i = 0; i < nd; i++)
-        names[nn++] = dv[i]->name;
-    for (int i = 0; i < c.ntargets; i++) {
-        bool have = false;
-        for (int k = 0; k < nn && !have; k++)
-            have = !strcmp(names[k], c.targets[i]);
-        if (!have)
-            names[nn++] = c.targets[i];
-    }
-    o.targets = names;
-    o.ntargets = nn;
     int node = find_node(g, c.node);
     if (node < 0) {
         fprintf(stderr, "byoc: error: %s has no node '%s'\n", c.model, c.node);
@@ -981,8 +999,6 @@ static int cmd_explain(byoc_registry *reg, int argc, char **argv)
         rc = out_close(&out, erc == 0);
     }
 done:
-    free(dv);
-    free(names);
     byoc_graph_destroy(g);
     byoc_cost_table_destroy(table);
     cli_opts_free(&c);
@@ -1522,7 +1538,8 @@ static int cmd_info(byoc_registry *reg, int argc, char **argv)
 /* Load the plugin at path and register its modules into reg.  The handle
  * goes in *handle and must stay open while reg is in use: reg points into
  * the library's tables.  Prints the error and returns -1 on failure. */
-static int load_plugin(byoc_registry *reg, const char *path, void **handle)
+static int load_plugin(byoc_registry *reg, const char *path, void **handle,
+                       const char *const *before, void *const *before_handles, int nbefore)
 {
     *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!*handle) {
@@ -1531,6 +1548,15 @@ static int load_plugin(byoc_registry *reg, const char *path, void **handle)
                 why ? why : "unknown error");
         return -1;
     }
+    /* dlopen gives the handle it gave before for a library already loaded,
+     * under this name or another (a link, ./lib.so and its full path):
+     * registering it again would change nothing, so say so and go on. */
+    for (int i = 0; i < nbefore; i++)
+        if (before_handles[i] == *handle) {
+            fprintf(stderr, "byoc: warning: plugin '%s' is the library '%s' already loaded; "
+                            "its targets are registered once\n", path, before[i]);
+            return 0;
+        }
     dlerror();
     void *sym = dlsym(*handle, BYOC_PLUGIN_ENTRY);
     if (!sym) {
@@ -1558,7 +1584,8 @@ static int load_plugin(byoc_registry *reg, const char *path, void **handle)
 
 /* main after the global options: argv[0] is the program, argv[1] the
  * command. */
-static int run(int argc, char **argv, const char **plugins, int nplugins, void **handles)
+static int run(int argc, char **argv, const char **plugins, int nplugins, void **handles,
+               const char *default_device)
 {
     if (argc < 2) {
         usage(stderr);
@@ -1581,7 +1608,7 @@ static int run(int argc, char **argv, const char **plugins, int nplugins, void *
         return 1;
     }
     for (int i = 0; i < nplugins; i++)
-        if (load_plugin(reg, plugins[i], &handles[i]) != 0) {
+        if (load_plugin(reg, plugins[i], &handles[i], plugins, handles, i) != 0) {
             byoc_registry_destroy(reg);
             return 1;
         }
@@ -1589,6 +1616,12 @@ static int run(int argc, char **argv, const char **plugins, int nplugins, void *
         print_error(&err);
         byoc_registry_destroy(reg);
         return 1;
+    }
+    /* After the plugins, which may have set it themselves. */
+    if (default_device && byoc_registry_set_default_device(reg, default_device, &err) != 0) {
+        print_error(&err);
+        byoc_registry_destroy(reg);
+        return 2;
     }
     int rc;
     static const struct {
@@ -1624,21 +1657,28 @@ int main(int argc, char **argv)
         return 1;
     }
     int nplugins = 0, argi = 1;
-    while (argi < argc && opt_is(argv[argi], "--plugin", NULL)) {
-        const char *v = opt_value(argc, argv, &argi, "--plugin");
+    const char *default_device = NULL;
+    while (argi < argc && (opt_is(argv[argi], "--plugin", NULL)
+                           || opt_is(argv[argi], "--default-device", NULL))) {
+        bool plugin = opt_is(argv[argi], "--plugin", NULL);
+        const char *name = plugin ? "--plugin" : "--default-device";
+        const char *v = opt_value(argc, argv, &argi, name);
         if (!v || !*v) {
             if (v)
-                fprintf(stderr, "byoc: error: --plugin needs a value\n");
+                fprintf(stderr, "byoc: error: %s needs a value\n", name);
             free(plugins);
             free(handles);
             return 2;
         }
-        plugins[nplugins++] = v;
+        if (plugin)
+            plugins[nplugins++] = v;
+        else
+            default_device = v;
         argi++;
     }
     argc -= argi - 1;
     argv += argi - 1;
-    int rc = run(argc, argv, plugins, nplugins, handles);
+    int rc = run(argc, argv, plugins, nplugins, handles, default_device);
     /* After the registry is gone: it pointed into the plugins' tables. */
     for (int i = 0; i < nplugins; i++)
         if (handles[i])

@@ -588,25 +588,19 @@ int byoc_explain(const byoc_graph *g, int node, const char *const *targets, int 
 
 /* ---- matches ---------------------------------------------------------------- */
 
-/* Print the labels of the nodes marked in mark[0..n), wrapped. */
+/* Print the labels of the nodes marked in mark[0..n) on one line after
+ * lead.  Not wrapped: a wrapped line would repeat lead and read as a new
+ * list (and tools read these lines whole). */
 static void print_node_list(FILE *f, const byoc_graph *g, const unsigned char *mark, int n,
                             const char *lead)
 {
     char lab[64];
-    int col = 0, count = 0;
+    int count = 0;
     for (int v = 0; v < n; v++) {
         if (!mark[v])
             continue;
         node_label(g, v, lab, sizeof lab);
-        int len = (int)strlen(lab) + 1;
-        if (count == 0 || col + len > 92) {
-            fprintf(f, "%s%s", count ? "\n" : "", lead);
-            col = (int)strlen(lead);
-        } else {
-            fputc(' ', f);
-        }
-        fputs(lab, f);
-        col += len;
+        fprintf(f, "%s%s", count ? " " : lead, lab);
         count++;
     }
     if (count)
@@ -734,18 +728,10 @@ int byoc_write_matches(const byoc_graph *g, const byoc_partition_options *o, FIL
             fprintf(f, "  pattern %s: %d match%s\n", p->name, count, count == 1 ? "" : "es");
             print_node_list(f, g, roots, n, "    at ");
         }
-        /* Named, so a typo in a test's pattern name cannot pass as "no match". */
-        int col = 0;
-        for (int i = 0; i < unmatched; i++) {
-            int len = (int)strlen(none[i]) + 1;
-            if (i == 0 || col + len > 92) {
-                fprintf(f, "%s  no match: %s", i ? "\n" : "", none[i]);
-                col = 12 + len;
-            } else {
-                fprintf(f, " %s", none[i]);
-                col += len;
-            }
-        }
+        /* Named, so a typo in a test's pattern name cannot pass as "no
+         * match"; one line, as the node lists. */
+        for (int i = 0; i < unmatched; i++)
+            fprintf(f, "%s%s", i ? " " : "  no match: ", none[i]);
         if (unmatched)
             fputc('\n', f);
         free(none);

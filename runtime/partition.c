@@ -198,12 +198,7 @@ int bx_select_targets(const byoc_registry *reg, const byoc_partition_options *o,
             v[n++] = t;
         }
     } else {
-        const byoc_device_decl *d = NULL;
-        for (int i = 0; i < total && !d; i++) {
-            const byoc_target_decl *t = byoc_registry_target_at(reg, i);
-            if (is_native(reg, t))
-                d = byoc_target_device(reg, t);
-        }
+        const byoc_device_decl *d = byoc_registry_default_device(reg);
         if (!d) {
             bx_error_set(err, NULL, 0, 0,
                          total ? "no registered target supports every op ('supports *'), "
@@ -736,6 +731,31 @@ static void set_links(const byoc_registry *reg, bx_search_problem *p)
 
 /* ---- the run ---------------------------------------------------------------- */
 
+/* --strict: every kernel priced comes from the table (or the callback);
+ * else an error naming the first candidate's kernel that did not, in
+ * candidate order (deterministic), and how many distinct ones there are. */
+static int strict_check(const bx_session *s, byoc_error *err)
+{
+    bx_estimator_stats st = bx_estimator_get_stats(s->est);
+    size_t missing = st.analytic + st.unknown;
+    if (missing == 0)
+        return 0;
+    for (size_t i = 0; i < s->cands.n; i++) {
+        byoc_cost_source src = s->costs[i].source;
+        if (src != BYOC_COST_ANALYTIC && src != BYOC_COST_UNKNOWN)
+            continue;
+        const char *sig = s->costs[i].signature ? s->costs[i].signature : "?";
+        int len = (int)strlen(sig);
+        bx_error_set(err, NULL, 0, 0,
+                     "%zu of %zu kernels are not in the cost table (strict): the first, "
+                     "on target %s: %.*s%s",
+                     missing, st.kernels, s->targets[s->cands.cands[i].target]->name,
+                     len > 240 ? 240 : len, sig, len > 240 ? "..." : "");
+        return -1;
+    }
+    return 0;
+}
+
 /* Everything one partitioning needs, built once and shared by the
  * strategies (and by explain, which asks what-if questions). */
 int bx_session_open(bx_session *s, const byoc_graph *g, const byoc_partition_options *o,
@@ -770,6 +790,10 @@ int bx_session_open(bx_session *s, const byoc_graph *g, const byoc_partition_opt
                                          c->efficiency);
     }
     s->candidate_seconds = now_seconds() - t0;
+    if (o->strict_table && o->table && strict_check(s, err) < 0) {
+        bx_session_close(s);
+        return -1;
+    }
     bx_pmap_init(&s->pmap, g, &s->cands);
     return 0;
 }
@@ -1098,6 +1122,11 @@ static byoc_result *make_result(bx_session *s, const char *strategy, const size_
     r->generated = sr->generated;
     r->candidate_seconds = s->candidate_seconds;
     r->cost_table = s->opt.table != NULL;
+    if (r->cost_table) {
+        bx_estimator_stats st = bx_estimator_get_stats(s->est);
+        r->kernels_from_table = st.from_table;
+        r->kernels_fallback = st.analytic + st.unknown;
+    }
     return r;
 }
 

@@ -10,6 +10,7 @@
  * lookup.  Walks up a refinement chain are bounded by the number of
  * targets, so even a parent cycle that check has not yet reported ends. */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -46,6 +47,11 @@ typedef struct bx_target {
      * byoc_target_pass_at returns stay valid as more are added. */
     byoc_pass_decl **added;
     int nadded, capadded;
+    /* Fusion settings given at run time (byoc_target_set_option_text with
+     * fusion, max_depth, max_nodes or max_exits), each -1 while unset:
+     * they take the place of the declaration's, and refinements that do
+     * not set their own inherit them. */
+    int fusion, limits[3];
 } bx_target;
 
 struct byoc_registry {
@@ -67,6 +73,9 @@ struct byoc_registry {
     bx_target *targets;
     int ntargets, captargets;
     bx_hash target_names;
+    /* The device whose targets are searched when none are named, as its
+     * index + 1; 0: the first device with a native target. */
+    int default_device;
 };
 
 /* ---- small helpers ----------------------------------------------------- */
@@ -288,6 +297,7 @@ static void add_target(byoc_registry *reg, const byoc_module_decl *mod,
     memset(t, 0, sizeof *t);
     t->decl = decl;
     t->mod = mod;
+    t->fusion = t->limits[0] = t->limits[1] = t->limits[2] = -1;
     int n = decl->noptions > 0 ? decl->noptions : 0;
     t->values = xcalloc((size_t)n, sizeof(*t->values));
     t->owned = xcalloc((size_t)n, sizeof(*t->owned));
@@ -481,6 +491,9 @@ byoc_fusion byoc_target_fusion(const byoc_registry *reg, const byoc_target_decl 
         return BYOC_FUSION_NONE;
     int budget = reg->ntargets;
     FOR_CHAIN(reg, t, p, budget) {
+        const bx_target *rec = record_of(reg, p);
+        if (rec && rec->fusion >= 0)
+            return (byoc_fusion)rec->fusion;
         if (p->fusion_set)
             return p->fusion;
     }
@@ -495,6 +508,10 @@ static int limit_of(const byoc_registry *reg, const byoc_target_decl *t, enum li
         return 0;
     int budget = reg->ntargets;
     FOR_CHAIN(reg, t, p, budget) {
+        /* A run-time 0 means unbounded, and so ends the walk. */
+        const bx_target *rec = record_of(reg, p);
+        if (rec && rec->limits[which] >= 0)
+            return rec->limits[which];
         int v = which == MAX_DEPTH ? p->max_depth : which == MAX_NODES ? p->max_nodes
                                                                        : p->max_exits;
         if (v != 0)
@@ -733,6 +750,10 @@ static bx_target *find_option(const byoc_registry *reg, const char *target, cons
         bx_suggest_init(&s, name);
         for (int k = 0; k < rec->decl->noptions; k++)
             bx_suggest_offer(&s, rec->decl->options[k].name);
+        bx_suggest_offer(&s, "fusion");
+        bx_suggest_offer(&s, "max_depth");
+        bx_suggest_offer(&s, "max_nodes");
+        bx_suggest_offer(&s, "max_exits");
         bx_error_set(err, NULL, 0, 0, "target '%s' has no option '%s'%s", target,
                      name ? name : "", bx_suggest_hint(&s, hint, sizeof hint));
         return NULL;
@@ -741,11 +762,84 @@ static bx_target *find_option(const byoc_registry *reg, const char *target, cons
     return rec;
 }
 
+/* The fusion settings every target has besides its declared options:
+ * `fusion`, then the limits in enum limit's order. */
+static const char *const fusion_settings[] = {"fusion", "max_depth", "max_nodes", "max_exits"};
+#define MAX_LIMIT 1000000
+
+/* Set one of fusion_settings on rec from text; -1 with err set. */
+static int set_fusion_setting(bx_target *rec, int which, const char *text, byoc_error *err)
+{
+    const char *target = rec->decl->name;
+    if (which == 0) {
+        static const char *const styles[] = {"none", "tvm", "any"};
+        static const byoc_fusion style_of[] = {BYOC_FUSION_NONE, BYOC_FUSION_TVM,
+                                               BYOC_FUSION_ANY};
+        for (int k = 0; k < 3; k++)
+            if (strcmp(text, styles[k]) == 0) {
+                rec->fusion = (int)style_of[k];
+                return 0;
+            }
+        bx_error_set(err, NULL, 0, 0,
+                     "invalid value '%s' for fusion of target '%s' (none, tvm or any)", text,
+                     target);
+        return -1;
+    }
+    long v = 0;
+    const char *p = text;
+    bool ok = *p != 0;
+    for (; *p && ok; p++) {
+        ok = *p >= '0' && *p <= '9';
+        if (ok)
+            v = v * 10 + (*p - '0');
+        ok = ok && v <= MAX_LIMIT;
+    }
+    if (!ok) {
+        bx_error_set(err, NULL, 0, 0,
+                     "invalid value '%s' for %s of target '%s' (a whole number from 1 to %d, "
+                     "or 0 for unbounded)",
+                     text, fusion_settings[which], target, MAX_LIMIT);
+        return -1;
+    }
+    rec->limits[which - 1] = (int)v;
+    return 0;
+}
+
+/* Which of fusion_settings `name` is when target has no declared option
+ * of that name, else -1. */
+static int fusion_setting_of(const byoc_registry *reg, const char *target, const char *name,
+                             bx_target **rec)
+{
+    int ti = target && name ? byoc_registry_target_index(reg, target) : -1;
+    if (ti < 0 || option_index(reg->targets[ti].decl, name) >= 0)
+        return -1;
+    for (int k = 0; k < 4; k++)
+        if (strcmp(name, fusion_settings[k]) == 0) {
+            *rec = &reg->targets[ti];
+            return k;
+        }
+    return -1;
+}
+
 int byoc_target_set_option(byoc_registry *reg, const char *target, const char *name,
                            const byoc_value *v, byoc_error *err)
 {
     if (!reg) {
         bx_error_set(err, NULL, 0, 0, "no registry");
+        return -1;
+    }
+    bx_target *frec;
+    int which = fusion_setting_of(reg, target, name, &frec);
+    if (which >= 0) {
+        char text[32];
+        if (which == 0 && v && v->kind == BYOC_V_STRING && v->u.s)
+            return set_fusion_setting(frec, which, v->u.s, err);
+        if (which > 0 && v && v->kind == BYOC_V_INT) {
+            snprintf(text, sizeof text, "%" PRId64, v->u.i);
+            return set_fusion_setting(frec, which, text, err);
+        }
+        bx_error_set(err, NULL, 0, 0, "%s of target '%s' takes %s", name, target,
+                     which == 0 ? "a string (none, tvm or any)" : "an int");
         return -1;
     }
     int i;
@@ -777,9 +871,12 @@ void byoc_registry_reset_options(byoc_registry *reg)
 {
     if (!reg)
         return;
-    for (int i = 0; i < reg->ntargets; i++)
-        for (int k = 0; k < reg->targets[i].decl->noptions; k++)
-            free_option(&reg->targets[i], k);
+    for (int i = 0; i < reg->ntargets; i++) {
+        bx_target *t = &reg->targets[i];
+        for (int k = 0; k < t->decl->noptions; k++)
+            free_option(t, k);
+        t->fusion = t->limits[0] = t->limits[1] = t->limits[2] = -1;
+    }
 }
 
 /* ---- runtime and lowering passes --------------------------------------- */
@@ -1121,6 +1218,12 @@ int byoc_target_set_option_text(byoc_registry *reg, const char *target, const ch
         bx_error_set(err, NULL, 0, 0, "no registry");
         return -1;
     }
+    /* A declared option of that name comes first; else the fusion
+     * settings, which every target has. */
+    bx_target *frec;
+    int which = fusion_setting_of(reg, target, name, &frec);
+    if (which >= 0)
+        return set_fusion_setting(frec, which, text ? text : "", err);
     int i;
     bx_target *rec = find_option(reg, target, name, &i, err);
     if (!rec)
@@ -1168,6 +1271,62 @@ int byoc_registry_set_option_spec(byoc_registry *reg, const char *spec, byoc_err
     int rc = byoc_target_set_option_text(reg, target, name, eq + 1, err);
     bx_arena_free(&scratch);
     return rc;
+}
+
+/* ---- the default device ------------------------------------------------ */
+
+/* Does device d have a native target (one that supports every op)? */
+static bool has_native(const byoc_registry *reg, const byoc_device_decl *d)
+{
+    for (int i = 0; i < reg->ntargets; i++)
+        if (byoc_target_supports_all(reg, reg->targets[i].decl)
+            && byoc_target_device(reg, reg->targets[i].decl) == d)
+            return true;
+    return false;
+}
+
+int byoc_registry_set_default_device(byoc_registry *reg, const char *device, byoc_error *err)
+{
+    if (!reg) {
+        bx_error_set(err, NULL, 0, 0, "no registry");
+        return -1;
+    }
+    if (!device) {
+        reg->default_device = 0;
+        return 0;
+    }
+    int i = index_of(&reg->device_names, device);
+    if (i < 0) {
+        char hint[160];
+        bx_suggest s;
+        bx_suggest_init(&s, device);
+        for (int k = 0; k < reg->ndevices; k++)
+            bx_suggest_offer(&s, ((const byoc_device_decl *)reg->devices[k].decl)->name);
+        bx_error_set(err, NULL, 0, 0, "unknown device '%s'%s", device,
+                     bx_suggest_hint(&s, hint, sizeof hint));
+        return -1;
+    }
+    if (!has_native(reg, byoc_registry_device_at(reg, i))) {
+        bx_error_set(err, NULL, 0, 0,
+                     "device '%s' has no native target (one with 'supports *'), so it cannot "
+                     "be the default device",
+                     device);
+        return -1;
+    }
+    reg->default_device = i + 1;
+    return 0;
+}
+
+const byoc_device_decl *byoc_registry_default_device(const byoc_registry *reg)
+{
+    if (!reg)
+        return NULL;
+    if (reg->default_device > 0)
+        return byoc_registry_device_at(reg, reg->default_device - 1);
+    for (int i = 0; i < reg->ntargets; i++)
+        if (byoc_target_supports_all(reg, reg->targets[i].decl))
+            return byoc_target_device(reg, reg->targets[i].decl);
+    return NULL;
 }
 
 /* ---- device parameters ------------------------------------------------- */

@@ -256,3 +256,21 @@ check_PROGRAMS += tests/models/relay_models
 TESTS += tests/models/relay_models
 tests_models_relay_models_SOURCES = tests/models/relay_models.c
 tests_models_relay_models_LDADD = runtime/libbyoc.la
+
+# Issue 16: target selection (explain -t, the default device, matches'
+# lists, a plugin loaded twice), fusion settings at run time, cost-table
+# fallbacks and --strict, references that stay in the repository.
+# libdefdev is a plugin that only sets the default device; it is built for
+# select.sh alone (check_LTLIBRARIES is first set in tests/plugin/local.mk,
+# included after this file).
+EXTRA_LTLIBRARIES = tests/cli/libdefdev.la
+tests_cli_libdefdev_la_SOURCES = tests/cli/defdev.c
+tests_cli_libdefdev_la_LDFLAGS = -module -avoid-version -rpath /nowhere
+tests_cli_libdefdev_la_LIBADD = runtime/libbyoc.la
+CLEANFILES += tests/cli/libdefdev.la
+tests/cli/select.log: tests/cli/libdefdev.la
+TESTS += tests/cli/select.sh tests/cli/fusion_options.sh tests/cli/cost_table.sh \
+	tests/cli/repo_refs.sh
+EXTRA_DIST += tests/cli/select.sh tests/cli/fusion_options.sh tests/cli/cost_table.sh \
+	tests/cli/repo_refs.sh tests/cli/defdev.c tests/cli/explain_cpu_conv.golden \
+	tests/cli/partition_max_nodes.golden

@@ -88,8 +88,10 @@ typedef enum byoc_strategy {
 
 typedef struct byoc_partition_options {
     /* The targets, by name, highest priority first (greedy's order);
-     * ntargets == 0: every target of the registry on the device of the
-     * first target that supports every op. */
+     * ntargets == 0: every target of the registry on its default device
+     * (byoc_registry_default_device: unless set, the device of the first
+     * target that supports every op).  Otherwise exactly these, plus the
+     * native target of each device they use. */
     const char *const *targets;
     int ntargets;
     byoc_strategy strategy;
@@ -107,6 +109,10 @@ typedef struct byoc_partition_options {
     double time_limit;         /* seconds for each search, 0: none; past it
                                   the exact search stops and a beam finishes,
                                   in one greedy pass once the time is up */
+    bool strict_table;         /* with a table: a kernel priced that it
+                                  lacks (and no callback priced) is an
+                                  error naming it, instead of falling back
+                                  to the analytic model */
 } byoc_partition_options;
 
 void byoc_partition_options_init(byoc_partition_options *o);
@@ -162,6 +168,11 @@ typedef struct byoc_result {
                                                    cost came from (the rest:
                                                    the analytic model) */
     bool cost_table;           /* a measured-cost table was given */
+    size_t kernels_from_table; /* distinct kernels (of nkernels) priced by
+                                  the table ... */
+    size_t kernels_fallback;   /* ... and those the given table lacked,
+                                  priced by the analytic model instead (0
+                                  without a table) */
     double candidate_seconds, search_seconds;  /* wall time */
     double lower_bound;        /* no placement over the candidates costs
                                   less: cost itself when optimal, else what

@@ -25,6 +25,11 @@
  *   - register only through byoc_registry_add (the generated
  *     byoc_register_* functions); the registry refuses a name another
  *     module already registered, and the host reports that error;
+ *   - after registering, it may make one of its devices the default (the
+ *     device whose targets are searched when none are named) with
+ *     byoc_registry_set_default_device (<byoc/registry.h>); the last
+ *     plugin to do so wins, and the host's own choice (byoc
+ *     --default-device) comes after both;
  *   - the library must stay loaded while the registry is in use: the
  *     registry points into its tables (the host never dlclose()s it before
  *     byoc_registry_destroy);

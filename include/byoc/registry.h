@@ -317,7 +317,14 @@ int byoc_target_set_option(byoc_registry *reg, const char *target,
                            const char *name, const byoc_value *v,
                            byoc_error *err);
 /* Set an option from text as a user writes it on a command line:
- * "true", "3", "2.5", "float16", "8.6.1", a string, or a list "[1,2]". */
+ * "true", "3", "2.5", "float16", "8.6.1", a string, or a list "[1,2]".
+ * Besides its declared options, every target has four fusion settings
+ * that stand in for its declaration's (doc/partitioner.md, "Fusion
+ * limits"): fusion (none, tvm or any), max_depth, max_nodes and max_exits
+ * (a whole number up to 1000000; 0: unbounded).  Refinements that set
+ * none of their own inherit them; a declared option of the same name
+ * comes first.  byoc_target_set_option takes them too, as a string and
+ * ints. */
 int byoc_target_set_option_text(byoc_registry *reg, const char *target,
                                  const char *name, const char *text,
                                  byoc_error *err);
@@ -331,8 +338,20 @@ int byoc_registry_set_option_spec(byoc_registry *reg, const char *spec,
  * non-negative and finite; units a whole number up to 1000000.  Results
  * computed before keep the figures they were computed with. */
 int byoc_registry_set_device_spec(byoc_registry *reg, const char *spec, byoc_error *err);
-/* Reset every option of every target to its default. */
+/* Reset every option and fusion setting of every target to its default. */
 void byoc_registry_reset_options(byoc_registry *reg);
+
+/* The default device: when no targets are named, the partitioner searches
+ * this device's targets (its backends, then its native targets).  Unless
+ * set, it is the device of the first registered target that supports
+ * every op: with the byoc command's bundled targets, cuda.  A plugin's
+ * entry point (<byoc/plugin.h>) may set it, after registering its
+ * modules, to one of its own devices; the last setting wins, and NULL
+ * restores the rule above.  Fails, with err set, for an unknown device
+ * (with a suggestion) or one without a native target. */
+int byoc_registry_set_default_device(byoc_registry *reg, const char *device, byoc_error *err);
+/* The default device as above, or NULL when no device has a native target. */
+const byoc_device_decl *byoc_registry_default_device(const byoc_registry *reg);
 
 /* The Relay op vocabulary (lib/relay.byoc), compiled into libbyoc.  Backend
  * modules that import relay.byoc register it first themselves. */
