@@ -35,4 +35,5 @@ tests/plugin/testnpu.h: tests/plugin/testnpu.c
 tests/plugin/dupnpu.h: tests/plugin/dupnpu.c
 
 TESTS += tests/plugin/plugin.sh
-EXTRA_DIST += tests/plugin/plugin.sh tests/plugin/testnpu.byoc tests/plugin/dupnpu.byoc
+EXTRA_DIST += tests/plugin/plugin.sh tests/plugin/testnpu.byoc tests/plugin/dupnpu.byoc \
+	tests/plugin/conv_bn_relu.onnx

@@ -54,6 +54,16 @@ fi
 "$BYOC" --plugin "$plugin" partition "$model" -t testnpu_conv -f relay >"$tmp/out" 2>"$tmp/err" &&
     has "$tmp/out" 'Composite="testnpu.conv_bn_relu"' && ok "quoted composite name in relay" ||
     { bad "quoted composite name in relay"; cat "$tmp/err"; }
+# ... and in the annotated ONNX model (conv_bn_relu.onnx: Conv,
+# BatchNormalization, Relu), when byoc reads ONNX.
+if [ -x "$top_builddir/tests/onnx/gen_onnx" ]; then
+    "$BYOC" --plugin "$plugin" partition "$top_srcdir/tests/plugin/conv_bn_relu.onnx" -t testnpu_conv \
+        -f onnx-annotated -o "$tmp/a.onnx" 2>"$tmp/err" &&
+        grep -a -q 'testnpu\.conv_bn_relu' "$tmp/a.onnx" && ok "quoted composite name in onnx" ||
+        { bad "quoted composite name in onnx"; cat "$tmp/err"; }
+else
+    echo "SKIP: quoted composite name in onnx (built without ONNX)"
+fi
 "$BYOC" --plugin "$plugin" partition "$model" >"$tmp/out" 2>"$tmp/err" &&
     "$BYOC" partition "$model" >"$tmp/plain" 2>&1 && cmp -s "$tmp/out" "$tmp/plain" &&
     ok "default partition unchanged by a plugin" || bad "default partition unchanged by a plugin"
