@@ -75,3 +75,8 @@ nodist_byocbackendsinclude_HEADERS = $(BACKEND_H)
 examplemodelsdir = $(pkgdatadir)/examples/models
 dist_examplemodels_DATA = examples/models/mobilenet_v2_block.relay \
 	examples/models/resnet_bottleneck.relay examples/models/transformer_encoder.relay
+
+# examples/downstream's plugin on byoc's cuda (the rest of its files are
+# listed in autotools/local.mk).
+EXTRA_DIST += examples/downstream/mygpu.byoc examples/downstream/gpuplugin.c \
+	examples/downstream/expected-gpu.txt
