@@ -21,7 +21,7 @@ examples/tour_npu.h: examples/tour_npu.c
 
 # The real backends (examples/README.md): the devices with their native
 # targets, then one spec per backend.  They are the byoc command's bundled
-# targets and are installed with the examples.
+# targets, installed for imports and as libbyoc-backends (below).
 BACKEND_SPECS = examples/devices.byoc examples/cutlass.byoc examples/tensorrt.byoc \
 	examples/cudnn.byoc examples/cublas.byoc examples/dnnl.byoc examples/cmsisnn.byoc \
 	examples/ethosu.byoc
@@ -53,7 +53,7 @@ dist_examplespecs_DATA = examples/README.md
 # libbyoc-backends: the same modules' registration functions
 # (byoc_register_devices, byoc_register_cutlass, ...) as an installed
 # library, for plugins and programs whose specs import them
-# (doc/libbyoc.3, "BUNDLED MODULES").  A plugin that imports devices.byoc
+# (doc/libbyoc.3, "Bundled modules").  A plugin that imports devices.byoc
 # calls byoc_register_devices, which the byoc command does not export; it
 # finds it here.  Apart from libbyoc so that the core library stays free of
 # example data that changes with every spec, and has its own version;
