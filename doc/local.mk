@@ -7,3 +7,7 @@ dist_man3_MANS = doc/libbyoc.3
 # the programs' --help lists.
 TESTS += tests/doc/man.sh
 EXTRA_DIST += tests/doc/man.sh
+
+# How to transcribe a TVM BYOC pattern table; its worked example is
+# tests/doc/mydnn.byoc, built and run by tests/doc/tvm-patterns.mk.
+EXTRA_DIST += doc/tvm-patterns.md
