@@ -3143,9 +3143,9 @@ static bool const_of(const expr *e, kval *v)
         *v = (kval){.kind = 1, .f = -e->a->f};
     } else if (e->kind == E_STR) {
         *v = (kval){.kind = 2, .s = e->s};
-    } else if (e->kind == E_NAME && e->ty == T_DTYPE) {
+    } else if (e->kind == E_NAME && e->ty == T_DTYPE && e->qvar < 0 && e->opt < 0) {
         *v = (kval){.kind = 3, .i = e->dtype};
-    } else if (e->kind == E_NAME && e->ty == T_OP && e->sym) {
+    } else if (e->kind == E_NAME && e->ty == T_OP && e->sym && e->qvar < 0) {
         *v = (kval){.kind = 4, .s = e->s};
     } else if (e->kind == E_BOOL) {
         *v = (kval){.kind = 5, .i = e->i};
