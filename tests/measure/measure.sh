@@ -245,9 +245,12 @@ cmp -s "$tmp/t1.csv" "$tmp/i2.csv" && pass "... and writes the whole table" || b
 
 # A hang-up (a closed terminal, a lost ssh session) is an interrupt too:
 # the runners, in process groups of their own, must not outlive byoc.
+# (Under nohup SIGHUP is ignored, and byoc keeps an ignored signal as it
+# keeps SIGINT: env --default-signal undoes that where it exists.)
 rm -f "$tmp/hung"
 : >"$tmp/count"
-HANG_AT=2 "$BYOC" measure "$MODEL" $T --runner "$R" --no-cache -o "$tmp/h1.csv" 2>"$tmp/err" &
+env --default-signal=HUP true 2>/dev/null && hlaunch="env --default-signal=HUP" || hlaunch=
+HANG_AT=2 $hlaunch "$BYOC" measure "$MODEL" $T --runner "$R" --no-cache -o "$tmp/h1.csv" 2>"$tmp/err" &
 pid=$!
 i=0
 while [ ! -s "$tmp/hung" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
