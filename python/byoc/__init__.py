@@ -30,6 +30,7 @@ import re
 import shutil
 import subprocess
 import threading
+import weakref
 from ctypes import POINTER, byref, c_char_p, c_int, c_size_t, c_void_p, create_string_buffer
 from typing import (Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple,
                     Union)
@@ -41,7 +42,7 @@ __all__ = [
     "Registry", "Target", "Graph", "Node", "Kernel", "Partition", "Result", "Reason",
     "Explanation", "Comparison", "load", "targets", "target", "load_plugin", "get_option",
     "set_option", "reset_options", "default_registry", "partition", "compare", "explain",
-    "version", "onnx_available",
+    "version", "onnx_available", "write_cost_table", "CostFunction",
 ]
 
 _C, LIBRARY = _lib.load()
@@ -214,6 +215,7 @@ class Registry:
         if not self._ptr:
             raise MemoryError("byoc_registry_create")
         self._plugins: List[Any] = []
+        self._graphs: "weakref.WeakSet[Graph]" = weakref.WeakSet()
         self._options: Dict[Tuple[str, str], str] = {}
         self._lock = threading.RLock()
         if bundled:
@@ -224,7 +226,10 @@ class Registry:
                     _raise(e)
 
     def close(self) -> None:
-        """Free the registry.  Graphs read with it must be closed first."""
+        """Free the registry, and first the graphs read with it (and their
+        results), which point into it."""
+        for g in list(self._graphs):
+            g.close()
         if self._ptr:
             _C.byoc_registry_destroy(self._ptr)
             self._ptr = None
@@ -417,13 +422,14 @@ class Graph:
         self.registry = registry
         self.source = source
         self._nodes: Optional[List[Node]] = None
-        self._results: List["Result"] = []
+        # Weak: a result keeps its graph alive, not the other way round.
+        self._results: "weakref.WeakSet[Result]" = weakref.WeakSet()
+        registry._graphs.add(self)
 
     def close(self) -> None:
         """Free the graph (and the results made from it, which point into it)."""
-        for r in self._results:
+        for r in list(self._results):
             r.close()
-        self._results = []
         if self._ptr:
             _C.byoc_graph_destroy(self._ptr)
             self._ptr = None
@@ -976,7 +982,7 @@ def _partition(graph: Graph, s: _Search) -> Result:
     if not ptr:
         _raise(e, PartitionError)
     r = Result(ptr, graph)
-    graph._results.append(r)
+    graph._results.add(r)
     return r
 
 
@@ -1056,7 +1062,7 @@ def compare(graph: Graph, targets: Optional[Iterable[str]] = None, options: _Opt
                         s.o.table = base.table
                     r = _partition(graph, s)
                     rows.append((label, r.total, len(r.partitions), r.optimal))
-                    graph._results.remove(r)
+                    graph._results.discard(r)
                     r.close()
     return Comparison(rows)
 

@@ -115,7 +115,16 @@ class Errors(unittest.TestCase):
         g.close()
         g.close()
         self.assertRaises(ValueError, byoc.partition, g)
-        self.assertRaises(KeyError, byoc.load(model("resnet_bottleneck.relay")).find, "%999")
+        with byoc.load(model("resnet_bottleneck.relay")) as g2:
+            self.assertRaises(KeyError, g2.find, "%999")
+        # Closing a registry closes its graphs and their results first.
+        reg = byoc.Registry()
+        g3 = byoc.load(model("resnet_bottleneck.relay"), registry=reg)
+        r = byoc.partition(g3)
+        reg.close()
+        self.assertRaises(ValueError, r.to_json)
+        self.assertRaises(ValueError, len, g3)
+        self.assertRaises(ValueError, byoc.load, model("resnet_bottleneck.relay"), registry=reg)
 
 
 if __name__ == "__main__":

@@ -106,5 +106,18 @@ class Targets(unittest.TestCase):
                 self.assertEqual(reg.target(name).name, name)
 
 
+class Help(unittest.TestCase):
+    def test_help(self):
+        import pydoc
+        text = pydoc.render_doc(byoc, renderer=pydoc.plaintext)
+        for name in ("load(", "partition(", "explain(", "compare(", "targets(", "load_plugin(",
+                     "set_option(", "write_cost_table(", "class Result", "class Graph",
+                     "LoadError", "doc/python.md"):
+            self.assertIn(name, text)
+        for f in (byoc.load, byoc.partition, byoc.explain, byoc.compare, byoc.Result.to_json,
+                  byoc.Result.check, byoc.Graph.info):
+            self.assertTrue(f.__doc__, f)
+
+
 if __name__ == "__main__":
     unittest.main()
