@@ -31,7 +31,7 @@ install-python-config:
 	  echo "LIBRARY = '$(libdir)/$$dl'"; } >"$(DESTDIR)$(byocpydir)/_config.py"
 uninstall-local: uninstall-python-config
 uninstall-python-config:
-	rm -f "$(DESTDIR)$(byocpydir)/_config.py"
+	rm -f "$(DESTDIR)$(byocpydir)/_config.py" "$(DESTDIR)$(byocpydir)"/__pycache__/_config.*.pyc
 
 # `python3 -c "import byoc"` at the top of the build tree: a link to the
 # package there (Python puts the current folder first on its path).

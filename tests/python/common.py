@@ -8,6 +8,8 @@ import os
 import subprocess
 import sys
 
+__all__ = ["byoc", "SRCDIR", "BUILDDIR", "BYOC", "SHARED", "EXAMPLES", "model", "cli_json", "cli"]
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRCDIR = os.environ.get("top_srcdir") or os.path.dirname(os.path.dirname(HERE))
 BUILDDIR = os.environ.get("top_builddir") or SRCDIR
