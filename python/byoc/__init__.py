@@ -654,12 +654,26 @@ class Kernel:
     """What a cost callback is asked about: one kernel on one target."""
 
     __slots__ = ("target", "device", "nodes", "ops", "pattern", "signature", "efficiency",
-                 "_graph")
+                 "_graph", "_kp")
 
     @property
     def names(self) -> List[Optional[str]]:
         """The kernel's nodes' names in the model."""
         return [self._graph.nodes[i].name for i in self.nodes]
+
+    def to_relay(self, name: str = "kernel") -> str:
+        """The kernel as a Relay function ``def @name(...)``, its inputs
+        (constants included) as parameters, as ``byoc kernels`` writes
+        each: what a timing function compiles.  Only while the cost
+        function that was given this kernel runs (ValueError after)."""
+        if self._kp is None:
+            raise ValueError("byoc: a Kernel's Relay text is there only during the cost call")
+        e = _err()
+        kp = self._kp
+        rc, data = _to_memory(lambda f: _C.byoc_kernel_write_relay(kp, _b(name), f, byref(e)))
+        if rc != 0:
+            _raise(e)
+        return data.decode("utf-8")
 
     def __repr__(self) -> str:
         return "<byoc.Kernel %s %s>" % (self.target, "+".join(self.ops))
@@ -754,7 +768,11 @@ class _Search:
                 kern.pattern = _s(k.pattern)
                 kern.signature = _s(k.signature)
                 kern.efficiency = k.efficiency
-                v = f(kern)
+                kern._kp = kp
+                try:
+                    v = f(kern)
+                finally:
+                    kern._kp = None
                 if v is None:
                     return math.nan
                 v = float(v)

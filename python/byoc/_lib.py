@@ -230,6 +230,7 @@ def load():
     d("byoc_explain", c_int, _P, c_int, POINTER(c_char_p), c_int, POINTER(PartitionOptions),
       _P, E)
     d("byoc_write_kernels", c_int, _P, POINTER(PartitionOptions), _P, E)
+    d("byoc_kernel_write_relay", c_int, POINTER(Kernel), c_char_p, _P, E)
     return lib, path
 
 

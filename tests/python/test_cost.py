@@ -19,9 +19,11 @@ class Cost(unittest.TestCase):
 
     def test_kernel_fields(self):
         seen = []
+        relay = {}
 
         def f(k):
             seen.append(k)
+            relay[k.signature] = k.to_relay()
             return None
         r = byoc.partition(self.g, cost=f)
         self.assertEqual(r.total, self.base.total)    # None: the analytic model answers
@@ -36,6 +38,18 @@ class Cost(unittest.TestCase):
             self.assertEqual(len(k.names), len(k.nodes))
             self.assertEqual(k.nodes, sorted(k.nodes))
         self.assertTrue(any(k.pattern for k in seen))
+        for k in seen:
+            text = relay[k.signature]
+            self.assertTrue(text.startswith("def @kernel("), text)
+            for op in k.ops:
+                self.assertIn(op, text)
+        # Outside the call, no Relay: the C kernel is gone.
+        self.assertRaises(ValueError, seen[0].to_relay)
+        # A kernel's function reads back as a model of its own.
+        k0 = []
+        byoc.partition(self.g, cost=lambda k: k0.append(k.to_relay("main")) if not k0 else None)
+        with byoc.load(('#[version = "0.0.5"]\n' + k0[0]).encode()) as back:
+            self.assertGreater(back.info["calls"], 0)
 
     def test_seconds_and_inf(self):
         # Every kernel 1 us: the fewest kernels win; tensorrt cannot run.
