@@ -77,6 +77,17 @@ byoc_cost_table *byoc_cost_table_read_string(const char *text, size_t len,
 void byoc_cost_table_destroy(byoc_cost_table *t);
 size_t byoc_cost_table_size(const byoc_cost_table *t);
 
+/* k as a Relay function `def @name(...) { ... }`, as byoc_write_kernels
+ * writes each kernel: its inputs, constants included, are parameters
+ * (%name_i0, %name_i1, ... in order of first use; scalar constants with a
+ * known value stay inline), and it returns what the rest of the graph uses
+ * of it.  No version header.  For a cost function that compiles and times
+ * the kernel it is asked about (the Python package's Kernel.relay).  name
+ * NULL: "kernel"; otherwise letters, digits and '_', not starting with a
+ * digit.  Returns 0, or -1 with err set: a bad name, a node with no Relay
+ * form (an opaque call; nothing is written), or a write error. */
+int byoc_kernel_write_relay(const byoc_kernel *k, const char *name, FILE *f, byoc_error *err);
+
 /* ---- options ------------------------------------------------------------ */
 
 typedef enum byoc_strategy {

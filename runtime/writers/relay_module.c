@@ -833,3 +833,42 @@ int bx_relay_write_kernel(FILE *f, const byoc_graph *g, const int *nodes, int n,
     rw_free(&w);
     return fflush(f) != 0 || ferror(f) ? -1 : 0;
 }
+
+/* The public form of bx_relay_write_kernel, for one kernel a cost
+ * function is asked about (<byoc/partition.h>). */
+static int kernel_write_relay_unguarded(const byoc_kernel *k, const char *name, FILE *f,
+                                        byoc_error *err)
+{
+    if (!name)
+        name = "kernel";
+    bool ok = *name && !(*name >= '0' && *name <= '9') && strlen(name) < 48;
+    for (const char *c = name; ok && *c; c++)
+        ok = *c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+             (*c >= '0' && *c <= '9');
+    if (!ok) {
+        bx_error_set(err, NULL, 0, 0,
+                     "bad kernel function name '%s' (letters, digits and '_', at most 47)", name);
+        return -1;
+    }
+    for (int i = 0; i < k->nnodes; i++)
+        if (byoc_node_is_opaque(k->graph, k->nodes[i])) {
+            const char *op = byoc_node_op_name(k->graph, k->nodes[i]);
+            bx_error_set(err, NULL, 0, 0, "the kernel holds an opaque call (%s), which has no "
+                         "Relay form", op ? op : "?");
+            return -1;
+        }
+    if (bx_relay_write_kernel(f, k->graph, k->nodes, k->nnodes, name) != 0) {
+        bx_error_set(err, NULL, 0, 0, "write error while writing a kernel as Relay");
+        return -1;
+    }
+    return 0;
+}
+
+int byoc_kernel_write_relay(const byoc_kernel *k, const char *name, FILE *f, byoc_error *err)
+{
+    bx_oom_guard guard;
+    BX_OOM_GUARD(&guard, err, -1);
+    int result = kernel_write_relay_unguarded(k, name, f, err);
+    bx_oom_close(&guard);
+    return result;
+}

@@ -5,6 +5,7 @@
  * baselines, and the errors of target selection.  Costs come from a
  * callback keyed by target and kernel, so every expected figure is known
  * exactly; the checker runs on every result (it is on by default). */
+#define _POSIX_C_SOURCE 200809L   /* open_memstream */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -437,6 +438,76 @@ START_TEST(costs_are_cached)
 }
 END_TEST
 
+/* ---- a kernel as Relay, from inside a cost callback -------------------------------- */
+
+typedef struct relay_seen {
+    int kernels, failed;
+    char first[1024];        /* the first kernel as @kernel */
+    char main[1024];         /* ... and as @main */
+} relay_seen;
+
+static double write_each(const byoc_kernel *k, void *ctx)
+{
+    relay_seen *rs = ctx;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(f);
+    byoc_error err;
+    int rc = byoc_kernel_write_relay(k, NULL, f, &err);
+    fclose(f);
+    rs->failed += rc != 0;
+    if (rc == 0 && rs->kernels++ == 0) {
+        snprintf(rs->first, sizeof rs->first, "%s", buf);
+        char *m = NULL;
+        size_t mlen = 0;
+        FILE *mf = open_memstream(&m, &mlen);
+        ck_assert_ptr_nonnull(mf);
+        ck_assert_int_eq(byoc_kernel_write_relay(k, "main", mf, &err), 0);
+        fclose(mf);
+        snprintf(rs->main, sizeof rs->main, "%s", m);
+        free(m);
+    }
+    /* Every call of the kernel appears in its function. */
+    for (int i = 0; rc == 0 && i < k->nnodes; i++)
+        if (byoc_node_kind_of(k->graph, k->nodes[i]) == BYOC_N_CALL)
+            ck_assert_msg(strstr(buf, byoc_node_op_name(k->graph, k->nodes[i])) != NULL,
+                          "%s", buf);
+    /* A bad name is an error, and writes nothing. */
+    f = open_memstream(&buf, &len);
+    ck_assert_int_eq(byoc_kernel_write_relay(k, "9lives", f, &err), -1);
+    ck_assert_ptr_nonnull(strstr(err.msg, "9lives"));
+    fclose(f);
+    ck_assert_uint_eq(len, 0);
+    free(buf);
+    return -1;   /* unknown: the analytic model prices it */
+}
+
+START_TEST(kernel_as_relay)
+{
+    byoc_graph *g = graph(conv_relu);
+    relay_seen rs = {0};
+    byoc_partition_options o;
+    byoc_partition_options_init(&o);
+    o.cost_fn = write_each;
+    o.cost_ctx = &rs;
+    byoc_error err;
+    byoc_result *r = byoc_partition_graph(g, &o, &err);
+    ck_assert_msg(r != NULL, "%s", err.msg);
+    ck_assert_int_gt(rs.kernels, 0);
+    ck_assert_int_eq(rs.failed, 0);
+    ck_assert_msg(!strncmp(rs.first, "def @kernel(%kernel_i0", 22), "%s", rs.first);
+    /* With a version header it reads back as a model. */
+    char text[1200];
+    snprintf(text, sizeof text, "#[version = \"0.0.5\"]\n%s", rs.main);
+    byoc_graph *back = byoc_relay_read_string(reg, text, strlen(text), "kernel.relay", &err);
+    ck_assert_msg(back != NULL, "%s: %s", err.msg, text);
+    byoc_graph_destroy(back);
+    byoc_result_destroy(r);
+    byoc_graph_destroy(g);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("partition");
@@ -453,6 +524,7 @@ static Suite *suite(void)
     tcase_add_test(tc, hosted_accelerator);
     tcase_add_test(tc, default_targets);
     tcase_add_test(tc, costs_are_cached);
+    tcase_add_test(tc, kernel_as_relay);
     suite_add_tcase(s, tc);
     return s;
 }
