@@ -645,7 +645,11 @@ def load(model: Union[str, os.PathLike, bytes], dims: Optional[Mapping[str, int]
         source = path
     if not ptr:
         _raise(e, LoadError)
-    return Graph(ptr, reg, source)
+    g = Graph(ptr, reg, source)
+    g._format = format
+    g._onnx_data = data if format == "onnx" and isinstance(model, (bytes, bytearray, memoryview)) \
+        else None
+    return g
 
 
 # ---- partitioning ------------------------------------------------------------------
@@ -654,7 +658,7 @@ class Kernel:
     """What a cost callback is asked about: one kernel on one target."""
 
     __slots__ = ("target", "device", "nodes", "ops", "pattern", "signature", "efficiency",
-                 "_graph", "_kp")
+                 "_graph", "_kp", "_search")
 
     @property
     def names(self) -> List[Optional[str]]:
@@ -674,6 +678,21 @@ class Kernel:
         if rc != 0:
             _raise(e)
         return data.decode("utf-8")
+
+    def write_onnx(self, folder: Union[str, os.PathLike]) -> str:
+        """Write the kernel as a standalone ONNX model into folder (which
+        must not exist, or be empty), exactly as ``byoc kernels -f onnx``
+        writes it: its inputs, constants included, as graph inputs or
+        initializers (the model's own data where it has it, else
+        deterministic pseudo-random data; tensors of 1 KiB or more as ONNX
+        external data in folder/kernels.data), with folder/kernels.json.
+        Returns the model's path, which ONNX Runtime loads as it is.  Only
+        while the cost function that was given this kernel runs (ValueError
+        after); ValueError when the kernel has no ONNX form (the reason is
+        the message), an Error when byoc was built without ONNX."""
+        if self._kp is None or self._search is None:
+            raise ValueError("byoc: a Kernel's ONNX model is there only during the cost call")
+        return self._search._kernel_onnx(self, os.fspath(folder))
 
     def __repr__(self) -> str:
         return "<byoc.Kernel %s %s>" % (self.target, "+".join(self.ops))
@@ -769,10 +788,12 @@ class _Search:
                 kern.signature = _s(k.signature)
                 kern.efficiency = k.efficiency
                 kern._kp = kp
+                kern._search = self
                 try:
                     v = f(kern)
                 finally:
                     kern._kp = None
+                    kern._search = None
                 if v is None:
                     return math.nan
                 v = float(v)
@@ -784,6 +805,45 @@ class _Search:
                 self.exc = ex
                 return math.nan
         return call
+
+    def _kernel_onnx(self, kern: "Kernel", out: str) -> str:
+        """Write kern (and nothing else) with byoc_write_kernels_onnx into
+        out, under these options less the callback (the writer prices what
+        it writes: it must not call back)."""
+        import tempfile
+        o = _lib.PartitionOptions()
+        ctypes.memmove(byref(o), byref(self.o), ctypes.sizeof(o))
+        o.cost_fn = _lib.COST_FN()
+        target, sig = kern.target, kern.signature
+        want = _lib.WANT_FN(lambda t, s, ctx: _s(t) == target and _s(s) == sig)
+        wo = _lib.KernelWriteOptions()
+        wo.want = want
+        g = self.graph
+        with tempfile.TemporaryDirectory(prefix="byoc-model-") as tmp:
+            model = None
+            if getattr(g, "_format", None) == "onnx":
+                model = g.source
+                if getattr(g, "_onnx_data", None) is not None:
+                    model = os.path.join(tmp, "model.onnx")
+                    with open(model, "wb") as f:
+                        f.write(g._onnx_data)
+            wo.model_path = _b(model) if model else None
+            e = _err()
+            files = _C.byoc_write_kernels_onnx(g._live(), byref(o), byref(wo), _b(out), byref(e))
+            if not files:
+                _raise(e)
+        try:
+            for i in range(_C.byoc_kernel_files_count(files)):
+                kf = _C.byoc_kernel_files_at(files, i).contents
+                if _s(kf.target) != target or _s(kf.signature) != sig:
+                    continue
+                if not kf.file:
+                    raise ValueError("byoc: kernel %s on %s has no ONNX form: %s"
+                                     % (sig, target, _s(kf.why)))
+                return os.path.join(out, _s(kf.file))
+        finally:
+            _C.byoc_kernel_files_destroy(files)
+        raise ValueError("byoc: kernel %s on %s was not written" % (sig, target))
 
     def close(self) -> None:
         if self.table:

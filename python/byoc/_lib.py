@@ -95,6 +95,21 @@ COST_FN = CFUNCTYPE(c_double, POINTER(Kernel), c_void_p)
 SEARCH_OPTIMAL, SEARCH_GREEDY, SEARCH_SINGLE = range(3)
 
 
+class KernelFile(Structure):
+    _fields_ = [("target", c_char_p), ("device", c_char_p), ("runtime", c_char_p),
+                ("signature", c_char_p), ("file", c_char_p), ("nops", c_int),
+                ("ops", POINTER(c_char_p)), ("estimate", c_double), ("source", c_int),
+                ("why", c_char_p)]
+
+
+WANT_FN = CFUNCTYPE(c_bool, c_char_p, c_char_p, c_void_p)
+
+
+class KernelWriteOptions(Structure):
+    _fields_ = [("model_path", c_char_p), ("want", WANT_FN), ("ctx", c_void_p),
+                ("seed", c_uint64), ("rewrite", c_bool)]
+
+
 class PartitionOptions(Structure):
     _fields_ = [("targets", POINTER(c_char_p)), ("ntargets", c_int), ("strategy", c_int),
                 ("single", c_char_p), ("table", c_void_p), ("cost_fn", COST_FN),
@@ -231,6 +246,11 @@ def load():
       _P, E)
     d("byoc_write_kernels", c_int, _P, POINTER(PartitionOptions), _P, E)
     d("byoc_kernel_write_relay", c_int, POINTER(Kernel), c_char_p, _P, E)
+    d("byoc_write_kernels_onnx", _P, _P, POINTER(PartitionOptions), POINTER(KernelWriteOptions),
+      c_char_p, E)
+    d("byoc_kernel_files_count", c_size_t, _P)
+    d("byoc_kernel_files_at", POINTER(KernelFile), _P, c_size_t)
+    d("byoc_kernel_files_destroy", None, _P)
     return lib, path
 
 

@@ -51,6 +51,45 @@ class Cost(unittest.TestCase):
         with byoc.load(('#[version = "0.0.5"]\n' + k0[0]).encode()) as back:
             self.assertGreater(back.info["calls"], 0)
 
+    @unittest.skipUnless(byoc.onnx_available(), "byoc built without ONNX")
+    def test_kernel_onnx(self):
+        # Each kernel as the standalone ONNX model `byoc kernels -f onnx`
+        # writes, with its external data beside it; not after the call.
+        tmp = tempfile.mkdtemp()
+        got = {}
+        kept = []
+
+        def f(k):
+            if k.target in ("tensorrt", "cudnn") and len(got) < 6:
+                d = os.path.join(tmp, "k%d" % len(got))
+                path = k.write_onnx(d)
+                self.assertTrue(path.startswith(d + os.sep) and path.endswith(".onnx"), path)
+                got[(k.target, k.signature)] = path
+            kept.append(k)
+            return None
+        try:
+            r = byoc.partition(self.g, cost=f)
+            self.assertEqual(r.total, self.base.total)
+            self.assertTrue(got)
+            for path in got.values():
+                with open(path, "rb") as fh:
+                    data = fh.read()
+                self.assertEqual(data[0], 0x08, path)     # field 1 (ir_version), varint
+                self.assertIn(b"byoc", data)              # producer_name
+                self.assertEqual(os.listdir(os.path.dirname(path)).count("kernels.json"), 1)
+            with self.assertRaises(ValueError):
+                kept[0].write_onnx(os.path.join(tmp, "late"))
+            try:
+                import onnx
+            except ImportError:
+                return
+            for path in got.values():
+                onnx.checker.check_model(path)            # a path: external data resolved
+                self.assertTrue(len(onnx.load(path).graph.node) >= 1, path)
+        finally:
+            import shutil
+            shutil.rmtree(tmp)
+
     def test_seconds_and_inf(self):
         # Every kernel 1 us: the fewest kernels win; tensorrt cannot run.
         def f(k):
