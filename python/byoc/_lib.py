@@ -255,8 +255,11 @@ def load():
 
 
 def load_libc():
-    """The C library, for an in-memory FILE (POSIX open_memstream)."""
-    libc = ctypes.CDLL(ctypes.util.find_library("c") or None)
+    """The C library, for an in-memory FILE (POSIX open_memstream).  Looked
+    up in the process's global scope (CDLL(None)), not in libc's own: a
+    preloaded allocator (a sanitizer's runtime) replaces malloc and free
+    there, and the buffer open_memstream makes must go back to it."""
+    libc = ctypes.CDLL(None)
     _declare(libc, "open_memstream", _P, POINTER(c_void_p), POINTER(c_size_t))
     _declare(libc, "fclose", c_int, _P)
     _declare(libc, "free", None, c_void_p)

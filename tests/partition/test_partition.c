@@ -474,6 +474,8 @@ static double write_each(const byoc_kernel *k, void *ctx)
             ck_assert_msg(strstr(buf, byoc_node_op_name(k->graph, k->nodes[i])) != NULL,
                           "%s", buf);
     /* A bad name is an error, and writes nothing. */
+    free(buf);
+    buf = NULL;
     f = open_memstream(&buf, &len);
     ck_assert_int_eq(byoc_kernel_write_relay(k, "9lives", f, &err), -1);
     ck_assert_ptr_nonnull(strstr(err.msg, "9lives"));

@@ -27,14 +27,24 @@ def model(name):
     return os.path.join(SRCDIR, "examples", "models", name)
 
 
+def _env():
+    """The environment for the byoc command: without the sanitizer runtime
+    unittest.sh preloads into Python (byoc links its own)."""
+    env = dict(os.environ)
+    if env.get("BYOC_SAN_PRELOAD"):
+        env.pop("LD_PRELOAD", None)
+    return env
+
+
 def cli_json(path, *args):
     """`byoc partition -f json PATH ARGS...`, parsed."""
     out = subprocess.run([BYOC, "partition", "-f", "json"] + list(args) + [path],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=True)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=True, env=_env())
     return json.loads(out.stdout.decode())
 
 
 def cli(*args):
     """The byoc command's standard output and status."""
-    p = subprocess.run([BYOC] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p = subprocess.run([BYOC] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       env=_env())
     return p.returncode, p.stdout.decode(), p.stderr.decode()

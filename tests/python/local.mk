@@ -11,5 +11,6 @@ EXTRA_DIST += tests/python/unittest.sh tests/python/common.py tests/python/leak_
 if BYOC_PYTHON
 TESTS += tests/python/unittest.sh
 AM_TESTS_ENVIRONMENT += PYTHON='$(PYTHON)'; \
-	BYOC_PYTHONPATH='$(abs_top_builddir)/python'; export PYTHON BYOC_PYTHONPATH;
+	BYOC_PYTHONPATH='$(abs_top_builddir)/python'; BYOC_CC='$(CC)'; \
+	export PYTHON BYOC_PYTHONPATH BYOC_CC;
 endif
