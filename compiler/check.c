@@ -3485,6 +3485,21 @@ static const char *operand(compilation *c, const char *t)
     return t;
 }
 
+/* The quantifier variables e binds (the tree is typed: at most
+ * BYOCC_MAX_DEPTH deep). */
+static void quant_vars(compilation *c, const expr *e, vec *out, int depth)
+{
+    if (!e || depth > BYOCC_MAX_DEPTH || e->fixed)
+        return;
+    if (e->kind == E_QUANT)
+        vec_push(A, out, (void *)e->s);
+    quant_vars(c, e->a, out, depth + 1);
+    quant_vars(c, e->b, out, depth + 1);
+    quant_vars(c, e->c, out, depth + 1);
+    for (int i = 0; i < e->items.n; i++)
+        quant_vars(c, e->items.v[i], out, depth + 1);
+}
+
 /* A top-level clause that is a use of a predicate macro becomes the
  * top-level && clauses of its body, each with its text as the using
  * pattern's names read it and the uses it came through (via), so that
@@ -3512,8 +3527,29 @@ static void flatten(compilation *c, vec *out, expr *cl, const char *via, const t
             flatten(c, out, x, via, &sub, depth + 1);
             continue;
         }
-        /* A parameter standing alone is the argument, written by the user. */
+        /* A parameter standing alone is the argument, written by the user;
+         * a quantifier variable of the clause that hides a parameter is
+         * left as it is. */
         const tmap *xm = x->fixed ? m : &sub;
+        vec qv = {0};
+        quant_vars(c, x, &qv, 0);
+        if (qv.n && xm) {
+            tmap *f = BX_NEW(A, tmap);
+            *f = *xm;
+            f->names = BX_NEWN(A, const char *, xm->n + 1);
+            f->texts = BX_NEWN(A, const char *, xm->n + 1);
+            f->n = 0;
+            for (int k = 0; k < xm->n; k++) {
+                bool hidden = false;
+                for (int j = 0; j < qv.n && !hidden; j++)
+                    hidden = !strcmp(qv.v[j], xm->names[k]);
+                if (!hidden) {
+                    f->names[f->n] = xm->names[k];
+                    f->texts[f->n++] = xm->texts[k];
+                }
+            }
+            xm = f;
+        }
         const file_ast *xf = file_of(c, x->at);
         x->text = rewrite(c, xf ? expr_text(c, xf, x) : "?", xm);
         x->via = via;

@@ -738,9 +738,10 @@ static void cexpr(pctx *p, expr *e)
         put(p, cversion(em, e->ver));
         return;
     case E_NAME:
-        if (e->ty == T_DTYPE) {
+        /* A quantifier variable first: one over a dtype[] is a dtype too. */
+        if (e->qvar < 0 && e->ty == T_DTYPE) {
             put(p, dt_enum[e->dtype]);
-        } else if (e->ty == T_OP) {
+        } else if (e->qvar < 0 && e->ty == T_OP) {
             put(p, cstr(em, e->s));
         } else if (e->qvar >= 0) {
             int t = p->qtypes[e->qvar];
