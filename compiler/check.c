@@ -2245,37 +2245,6 @@ static int type_list(pscope *ps, expr *e)
     }
 }
 
-/* The ops a bound pattern node can be a call of, into out, each once;
- * false when it can be something else (a wildcard, a constant, a tuple,
- * any op).  Patterns are DAGs: an alternative reached twice is walked
- * once (seen), or `a1: (a0 | a0)`, `a2: (a1 | a1)`, ... would take 2^n. */
-static bool node_ops(pscope *ps, int k, vec *out, bx_hash *names, unsigned char *seen,
-                     int depth)
-{
-    compilation *c = ps->c;
-    if (seen[k])
-        return true;
-    seen[k] = 1;
-    lpnode *n = ps->lp->nodes.v[k];
-    if (depth > 32)
-        return false;
-    if (n->kind == BYOC_PAT_CALL) {
-        if (!n->ops.n)
-            return false;
-        for (int i = 0; i < n->ops.n; i++)
-            if (!bx_hash_put(names, n->ops.v[i], n))
-                vec_push(A, out, n->ops.v[i]);
-        return true;
-    }
-    if (n->kind == BYOC_PAT_ALT) {
-        for (int i = 0; i < n->kids.n; i++)
-            if (!node_ops(ps, (int)(intptr_t)n->kids.v[i], out, names, seen, depth + 1))
-                return false;
-        return true;
-    }
-    return false;
-}
-
 /* `op(c) == nn.conv2d` where c is bound to a call that can never be of that
  * op (DNNL's dead entries): the clause is constant, which is a mistake. */
 static void check_op_comparison(pscope *ps, expr *e)
@@ -2291,13 +2260,11 @@ static void check_op_comparison(pscope *ps, expr *e)
             || !lit->sym || !ps->lp)
             continue;
         vec ops = {0};
-        bx_hash names;
-        bx_hash_init(&names);
-        unsigned char *seen = BX_NEWN(A, unsigned char, ps->lp->nodes.n);
-        bool known = node_ops(ps, (int)(intptr_t)ps->lp->slot_nodes.v[arg->slot], &ops, &names,
-                              seen, 0);
-        bool found = known && bx_hash_get(&names, lit->s);
-        bx_hash_free(&names);
+        bool other = false, any = false;
+        call_ops(ps, (int)(intptr_t)ps->lp->slot_nodes.v[arg->slot], &ops, &other, &any);
+        bool known = ops.n && !other && !any, found = false;
+        for (int i = 0; known && i < ops.n && !found; i++)
+            found = strcmp(ops.v[i], lit->s) == 0;
         if (known && !found) {
             /* The first few ops are enough to say what it is. */
             bx_strbuf set = {0};

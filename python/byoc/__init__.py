@@ -170,6 +170,35 @@ def _py_to_text(value: Any) -> str:
 
 # ---- the registry ----------------------------------------------------------------
 
+class _Owned:
+    """What owns a C object (_ptr): freed by close(), by leaving a with
+    block, or when collected; _live() is the pointer, or ValueError once
+    closed (_what names the object in that message)."""
+
+    _ptr = None
+    _what = "object"
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def _live(self):
+        if not self._ptr:
+            raise ValueError("byoc: the %s is closed" % self._what)
+        return self._ptr
+
+
 class Target:
     """A registered target: its name, device, whether it is a device's native
     target (``supports *``), its runtime and its options' current values."""
@@ -205,10 +234,12 @@ class Target:
                                             " (native)" if self.native else "")
 
 
-class Registry:
+class Registry(_Owned):
     """Ops, devices and targets: the byoc command's bundled modules, plus any
     plugins loaded into it.  Graphs read with a registry keep it alive; the
     module-level functions use default_registry()."""
+
+    _what = "registry"
 
     def __init__(self, bundled: bool = True):
         self._ptr = _C.byoc_registry_create()
@@ -234,23 +265,6 @@ class Registry:
             _C.byoc_registry_destroy(self._ptr)
             self._ptr = None
         # Plugins stay loaded: ctypes never unloads a library.
-
-    def __enter__(self) -> "Registry":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
-
-    def _live(self):
-        if not self._ptr:
-            raise ValueError("byoc: the registry is closed")
-        return self._ptr
 
     def load_plugin(self, path: Union[str, os.PathLike]) -> None:
         """Load a plugin (<byoc/plugin.h>) and register its targets, as
@@ -413,9 +427,11 @@ class Node:
                                             " " + self.op if self.op else "")
 
 
-class Graph:
+class Graph(_Owned):
     """A typed model graph.  Use as a context manager or call close() to
     free it at once."""
+
+    _what = "graph"
 
     def __init__(self, ptr, registry: Registry, source: Optional[str]):
         self._ptr = ptr
@@ -433,23 +449,6 @@ class Graph:
         if self._ptr:
             _C.byoc_graph_destroy(self._ptr)
             self._ptr = None
-
-    def __enter__(self) -> "Graph":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
-
-    def _live(self):
-        if not self._ptr:
-            raise ValueError("byoc: the graph is closed")
-        return self._ptr
 
     def __len__(self) -> int:
         return _C.byoc_graph_node_count(self._live())
@@ -857,9 +856,11 @@ class _Search:
         self.close()
 
 
-class Result:
+class Result(_Owned):
     """A placement of a graph: partitions in an order that can run, the total
     estimated latency (``total``, seconds) and how it was found."""
+
+    _what = "result"
 
     def __init__(self, ptr, graph: Graph):
         self._ptr = ptr
@@ -907,23 +908,6 @@ class Result:
         if self._ptr:
             _C.byoc_result_destroy(self._ptr)
             self._ptr = None
-
-    def __enter__(self) -> "Result":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
-
-    def _live(self):
-        if not self._ptr:
-            raise ValueError("byoc: the result is closed")
-        return self._ptr
 
     def _write(self, fn) -> str:
         ptr = self._live()
